@@ -1,0 +1,62 @@
+import bcrypt from 'bcryptjs';
+import { eq, sql } from 'drizzle-orm';
+import { users, type Plan, type Role } from '../../db/schema';
+import { db } from '~/utils/db.server';
+import { newId } from '~/utils/ids.server';
+
+export const MIN_PASSWORD_LENGTH = 9;
+const BCRYPT_COST = 12;
+
+export type User = typeof users.$inferSelect;
+/** What may leave the server about a user: never the password hash. */
+export type PublicUser = Pick<User, 'id' | 'email' | 'name' | 'plan' | 'role'>;
+
+export function toPublicUser(user: User): PublicUser {
+  return { id: user.id, email: user.email, name: user.name, plan: user.plan, role: user.role };
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, BCRYPT_COST);
+}
+
+export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  return bcrypt.compare(password, hash);
+}
+
+export function getUserById(id: string): User | undefined {
+  return db().select().from(users).where(eq(users.id, id)).get();
+}
+
+export function getUserByEmail(email: string): User | undefined {
+  return db()
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, normalizeEmail(email)))
+    .get();
+}
+
+export async function createUser(input: {
+  email: string;
+  name: string;
+  password: string;
+  plan?: Plan;
+  role?: Role;
+}): Promise<User> {
+  const row = {
+    id: newId(),
+    email: normalizeEmail(input.email),
+    name: input.name.trim(),
+    passwordHash: await hashPassword(input.password),
+    plan: input.plan ?? 'free',
+    role: input.role ?? 'member',
+  };
+  return db().insert(users).values(row).returning().get();
+}
+
+export function isAdmin(user: Pick<User, 'role'>): boolean {
+  return user.role === 'admin' || user.role === 'main_admin';
+}

@@ -1,0 +1,147 @@
+import {
+  data as withHeaders,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react';
+import { useEffect, type ReactNode } from 'react';
+import { Slide, ToastContainer, toast } from 'react-toastify';
+import { DemoBanner } from './components/demo-banner';
+import { NotFound } from './components/not-found';
+import { useNonce } from './components/nonce';
+import { SiteFooter } from './components/site-footer';
+import { SiteHeader } from './components/site-header';
+import { toPublicUser, type PublicUser } from './models/users.server';
+import appStyles from './styles/app.css?url';
+import { getSessionUser } from './utils/auth.server';
+import { publicEnv } from './utils/env.server';
+import { getTheme, type Theme } from './utils/theme.server';
+import { takeToast } from './utils/toast.server';
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: appStyles },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export const meta: MetaFunction = () => [
+  { title: 'CourseGen: AI course generator' },
+  {
+    name: 'description',
+    content: 'Type a course title and CourseGen writes the outline and every lesson for you.',
+  },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [theme, user, { toast: pendingToast, header }] = await Promise.all([
+    getTheme(request),
+    getSessionUser(request),
+    takeToast(request),
+  ]);
+  return withHeaders(
+    {
+      theme,
+      user: user ? toPublicUser(user) : null,
+      toast: pendingToast,
+      env: publicEnv(),
+    },
+    { headers: header ? { 'Set-Cookie': header } : undefined },
+  );
+}
+
+export interface RootData {
+  theme: Theme;
+  user: PublicUser | null;
+  toast: { type: 'success' | 'error' | 'info'; message: string } | null;
+  env: ReturnType<typeof publicEnv>;
+}
+
+/** The root loader's data anywhere in the tree (signed-in user, theme, demo flag). */
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<RootData>('root');
+}
+
+function Document({ children, theme }: { children: ReactNode; theme: Theme }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en" data-theme={theme} className={theme === 'dark' ? 'dark' : undefined}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={theme === 'dark' ? 'dark' : 'light'} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+function Chrome({ data, children }: { data: RootData | undefined; children: ReactNode }) {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      {data?.env.demo ? <DemoBanner /> : null}
+      <SiteHeader user={data?.user ?? null} theme={data?.theme ?? 'light'} />
+      <main id="main">{children}</main>
+      <SiteFooter />
+      <ToastContainer
+        position="bottom-center"
+        autoClose={3000}
+        limit={3}
+        transition={Slide}
+        theme={data?.theme === 'dark' ? 'dark' : 'light'}
+      />
+    </>
+  );
+}
+
+export default function App() {
+  const data = useLoaderData<RootData>();
+  useEffect(() => {
+    if (data.toast) toast[data.toast.type](data.toast.message);
+  }, [data.toast]);
+  return (
+    <Document theme={data.theme}>
+      <Chrome data={data}>
+        <Outlet />
+      </Chrome>
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRootData();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <Document theme={data?.theme ?? 'light'}>
+      <Chrome data={data}>
+        {notFound ? (
+          <NotFound theme={data?.theme ?? 'light'} />
+        ) : (
+          <section className="page narrow center">
+            <h1>Something went wrong</h1>
+            <p>Please try again in a moment.</p>
+          </section>
+        )}
+      </Chrome>
+    </Document>
+  );
+}

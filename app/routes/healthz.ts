@@ -1,0 +1,30 @@
+import { sql } from 'drizzle-orm';
+import { db } from '~/utils/db.server';
+import { log } from '~/utils/logger.server';
+import { producerRedis, waitForRedis } from '~/utils/redis.server';
+
+async function check(name: string, probe: () => Promise<unknown> | unknown) {
+  try {
+    await probe();
+    return 'ok' as const;
+  } catch (error) {
+    log.warn('healthz.failed', { check: name, error });
+    return 'down' as const;
+  }
+}
+
+/** Liveness and readiness in one: the database answers a query and Redis answers PING. */
+export async function loader() {
+  const [database, redis] = await Promise.all([
+    check('database', () => db().get(sql`select 1`)),
+    check('redis', async () => {
+      await waitForRedis(2000);
+      return producerRedis().ping();
+    }),
+  ]);
+  const ok = database === 'ok' && redis === 'ok';
+  return Response.json(
+    { status: ok ? 'ok' : 'degraded', database, redis },
+    { status: ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
+  );
+}

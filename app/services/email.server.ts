@@ -1,0 +1,89 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { outboxEmails } from '../../db/schema';
+import { db } from '~/utils/db.server';
+import { env } from '~/utils/env.server';
+import { log } from '~/utils/logger.server';
+
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+export interface Email {
+  to: string;
+  subject: string;
+  html: string;
+  text?: string;
+  attachments?: EmailAttachment[];
+}
+
+export type EmailDelivery = 'smtp' | 'outbox' | 'disabled';
+
+/** SMTP when configured; the demo outbox when simulating; otherwise mail is off. */
+export function emailDelivery(): EmailDelivery {
+  const { SMTP_URL, demo } = env();
+  if (SMTP_URL) return 'smtp';
+  return demo ? 'outbox' : 'disabled';
+}
+
+let transporter: Transporter | undefined;
+
+function transport(): Transporter {
+  const delivery = emailDelivery();
+  transporter ??=
+    delivery === 'smtp'
+      ? nodemailer.createTransport(env().SMTP_URL)
+      : nodemailer.createTransport({ jsonTransport: true });
+  return transporter;
+}
+
+/** For tests that switch SMTP_URL between cases. */
+export function resetEmailTransportForTests() {
+  transporter = undefined;
+}
+
+/**
+ * Sends one message. Every mail goes through nodemailer; in demo mode its JSON
+ * transport renders the message and the outbox keeps it for the admin to read.
+ * Returns false (and logs) instead of throwing: a failed email never breaks the
+ * flow that sent it.
+ */
+export async function sendEmail(email: Email): Promise<boolean> {
+  const delivery = emailDelivery();
+  if (delivery === 'disabled') {
+    log.warn('email.disabled', { to: email.to, subject: email.subject, hint: 'set SMTP_URL' });
+    return false;
+  }
+  const from = env().EMAIL_FROM;
+  try {
+    const info = await transport().sendMail({ from, ...email });
+    if (delivery === 'outbox') {
+      db()
+        .insert(outboxEmails)
+        .values({
+          to: email.to,
+          from,
+          subject: email.subject,
+          html: email.html,
+          text: email.text ?? null,
+          attachments: (email.attachments ?? []).map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            base64: a.content.toString('base64'),
+          })),
+        })
+        .run();
+    }
+    log.info('email.sent', {
+      delivery,
+      to: email.to,
+      subject: email.subject,
+      messageId: info.messageId,
+    });
+    return true;
+  } catch (error) {
+    log.error('email.failed', { delivery, to: email.to, subject: email.subject, error });
+    return false;
+  }
+}

@@ -1,0 +1,106 @@
+import { createCookie, redirect } from '@remix-run/node';
+import { and, eq, gt } from 'drizzle-orm';
+import { sessions, users } from '../../db/schema';
+import { isAdmin, type User } from '~/models/users.server';
+import { secureCookies } from './cookies.server';
+import { db } from './db.server';
+import { env } from './env.server';
+import { hashToken, newSecretToken } from './ids.server';
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+function sessionCookie() {
+  return createCookie('__session', {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secureCookies(),
+    secrets: [env().SESSION_SECRET],
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+}
+
+async function readSessionToken(request: Request): Promise<string | null> {
+  const value: unknown = await sessionCookie().parse(request.headers.get('Cookie'));
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+/** Starts a server-side session; returns the Set-Cookie header that carries its token. */
+export async function createSession(userId: string): Promise<string> {
+  const token = newSecretToken();
+  db()
+    .insert(sessions)
+    .values({ id: hashToken(token), userId, expiresAt: new Date(Date.now() + SESSION_TTL_MS) })
+    .run();
+  return sessionCookie().serialize(token);
+}
+
+/** The signed-in user, or null. Identity comes only from the session cookie. */
+export async function getSessionUser(request: Request): Promise<User | null> {
+  const token = await readSessionToken(request);
+  if (!token) return null;
+  const row = db()
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, hashToken(token)), gt(sessions.expiresAt, new Date())))
+    .get();
+  return row?.user ?? null;
+}
+
+/** Ends this request's session on the server; returns the header that clears the cookie. */
+export async function destroySession(request: Request): Promise<string> {
+  const token = await readSessionToken(request);
+  if (token)
+    db()
+      .delete(sessions)
+      .where(eq(sessions.id, hashToken(token)))
+      .run();
+  return sessionCookie().serialize('', { maxAge: 0 });
+}
+
+/** Ends every session of a user, e.g. after a password change. */
+export function destroyAllSessions(userId: string) {
+  db().delete(sessions).where(eq(sessions.userId, userId)).run();
+}
+
+function safeRedirectTarget(request: Request): string {
+  const url = new URL(request.url);
+  return `${url.pathname}${url.search}`;
+}
+
+/** For pages: a visitor is sent to /signin and brought back afterwards. */
+export async function requireUser(request: Request): Promise<User> {
+  const user = await getSessionUser(request);
+  if (!user) {
+    const params = new URLSearchParams({ redirectTo: safeRedirectTarget(request) });
+    throw redirect(`/signin?${params}`);
+  }
+  return user;
+}
+
+/** For pages only visitors use (sign-in, sign-up, forgot, reset). */
+export async function requireAnonymous(request: Request) {
+  if (await getSessionUser(request)) throw redirect('/home');
+}
+
+/** For admin pages: visitors go to /signin, members to /home. */
+export async function requireAdmin(request: Request): Promise<User> {
+  const user = await requireUser(request);
+  if (!isAdmin(user)) throw redirect('/home');
+  return user;
+}
+
+/** For /api routes: a JSON 401/403 instead of a redirect. */
+export async function requireApiUser(request: Request): Promise<User> {
+  const user = await getSessionUser(request);
+  if (!user) throw Response.json({ success: false, message: 'Please sign in' }, { status: 401 });
+  return user;
+}
+
+export async function requireApiAdmin(request: Request): Promise<User> {
+  const user = await requireApiUser(request);
+  if (!isAdmin(user))
+    throw Response.json({ success: false, message: 'Admins only' }, { status: 403 });
+  return user;
+}

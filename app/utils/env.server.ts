@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the product reads, validated once at boot.
+ * `.env.example` documents each of them; keep the two in step.
+ */
+const optionalText = z.string().trim().min(1).optional();
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .optional()
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('./data'),
+  APP_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]+$/, 'letters, digits, colon, dash and underscore only')
+    .default('coursegen'),
+
+  DEMO_MODE: flag,
+
+  ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  ANTHROPIC_BASE_URL: z.url().optional(),
+  UNSPLASH_ACCESS_KEY: optionalText,
+  YOUTUBE_API_KEY: optionalText,
+
+  PAYPAL_CLIENT_ID: optionalText,
+  PAYPAL_CLIENT_SECRET: optionalText,
+  PAYPAL_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+  PAYPAL_MONTHLY_PLAN_ID: optionalText,
+  PAYPAL_YEARLY_PLAN_ID: optionalText,
+  PAYPAL_WEBHOOK_ID: optionalText,
+  RAZORPAY_KEY_ID: optionalText,
+  RAZORPAY_KEY_SECRET: optionalText,
+  RAZORPAY_MONTHLY_PLAN_ID: optionalText,
+  RAZORPAY_YEARLY_PLAN_ID: optionalText,
+  RAZORPAY_WEBHOOK_SECRET: optionalText,
+
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  EMAIL_FROM: z.string().min(3).default('CourseGen <no-reply@coursegen.local>'),
+
+  ADMIN_EMAIL: z.email().default('admin@coursegen.local'),
+  ADMIN_PASSWORD: z.string().min(9, 'must be at least 9 characters').optional(),
+  ADMIN_NAME: z.string().min(1).default('Admin'),
+
+  COMPANY_NAME: z.string().min(1).default('CourseGen'),
+  LOGO_URL: z.string().optional(),
+
+  JOB_LOCK_MS: positiveInt(30_000),
+  JOB_BACKOFF_BASE_MS: positiveInt(1_000),
+  MOCK_AI_LATENCY_MS: nonNegativeInt(0),
+});
+
+export type RawEnv = z.infer<typeof envSchema>;
+
+export interface Env extends RawEnv {
+  DATA_DIR: string;
+  APP_URL: string;
+  SESSION_SECRET: string;
+  /** True when the product runs on simulated vendors (no AI key, or DEMO_MODE). */
+  demo: boolean;
+  /** Which vendors answer from the mocks in `mocks/` instead of the network. */
+  mocked: {
+    anthropic: boolean;
+    unsplash: boolean;
+    youtube: boolean;
+    paypal: boolean;
+    razorpay: boolean;
+  };
+}
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+/** One line per bad variable, naming it, so a self-hoster sees at once what to fix. */
+export function describeEnvIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `Invalid environment variable ${issue.path.join('.')}: ${issue.message}`)
+    .join('\n');
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('hex');
+    // `wx` so two processes starting together agree on the first secret written.
+    try {
+      fs.writeFileSync(file, secret, { flag: 'wx', mode: 0o600 });
+      return secret;
+    } catch {
+      return fs.readFileSync(file, 'utf8').trim();
+    }
+  }
+}
+
+/** `NAME=` in a .env file means "not set", as most tools read it. */
+function withoutEmptyValues(source: NodeJS.ProcessEnv) {
+  return Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = envSchema.safeParse(withoutEmptyValues(source));
+  if (!result.success) throw new EnvError(describeEnvIssues(result.error));
+  const raw = result.data;
+  const demo = raw.DEMO_MODE || !raw.ANTHROPIC_API_KEY;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  const mock = (hasKeys: boolean) => demo && !hasKeys;
+  return {
+    ...raw,
+    DATA_DIR: dataDir,
+    APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
+    SESSION_SECRET: raw.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    demo,
+    mocked: {
+      anthropic: mock(Boolean(raw.ANTHROPIC_API_KEY)),
+      unsplash: mock(Boolean(raw.UNSPLASH_ACCESS_KEY)),
+      youtube: mock(Boolean(raw.YOUTUBE_API_KEY)),
+      paypal: mock(Boolean(raw.PAYPAL_CLIENT_ID && raw.PAYPAL_CLIENT_SECRET)),
+      razorpay: mock(Boolean(raw.RAZORPAY_KEY_ID && raw.RAZORPAY_KEY_SECRET)),
+    },
+  };
+}
+
+let cached: Env | undefined;
+
+/** The validated environment of this process, parsed on first use. */
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}
+
+/** For tests that change process.env between cases. */
+export function resetEnvForTests() {
+  cached = undefined;
+}
+
+/** The values the browser may see, sent through the root loader. */
+export function publicEnv() {
+  const { demo, COMPANY_NAME } = env();
+  return { demo, companyName: COMPANY_NAME };
+}

@@ -1,0 +1,26 @@
+import { setupServer, type SetupServer } from 'msw/node';
+import { handlersFor } from '../../mocks';
+import { env } from './env.server';
+import { log } from './logger.server';
+
+declare global {
+  var __coursegenMocks: SetupServer | undefined;
+}
+
+/**
+ * In demo mode, vendors without keys are answered by the HTTP mocks in
+ * `mocks/`, so the real SDKs run offline. Called once by the web server and
+ * once by the worker. Outside demo mode nothing is intercepted.
+ */
+export function startVendorMocks() {
+  const { demo, mocked } = env();
+  if (!demo || globalThis.__coursegenMocks) return;
+  const server = setupServer(...handlersFor(mocked));
+  server.listen({ onUnhandledRequest: 'bypass' });
+  globalThis.__coursegenMocks = server;
+  log.info('demo.mocks_started', {
+    vendors: Object.entries(mocked)
+      .filter(([, on]) => on)
+      .map(([vendor]) => vendor),
+  });
+}

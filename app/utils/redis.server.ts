@@ -1,0 +1,66 @@
+import { Redis } from 'ioredis';
+import { env } from './env.server';
+import { log } from './logger.server';
+
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+export function redisUrl(): string {
+  return env().REDIS_URL ?? DEFAULT_REDIS_URL;
+}
+
+function connect(role: 'producer' | 'worker'): Redis {
+  const connection = new Redis(redisUrl(), {
+    // Workers block on Redis and must never give up a command; producers fail
+    // fast so a request never hangs while Redis is away.
+    maxRetriesPerRequest: role === 'worker' ? null : 1,
+    enableOfflineQueue: role === 'worker',
+    connectionName: `coursegen-${role}`,
+  });
+  connection.on('error', (error) => log.warn('redis.error', { role, message: error.message }));
+  return connection;
+}
+
+declare global {
+  var __coursegenRedis: { producer?: Redis; worker?: Redis } | undefined;
+}
+
+function connections() {
+  globalThis.__coursegenRedis ??= {};
+  return globalThis.__coursegenRedis;
+}
+
+/** Shared by queue producers, rate limits and the healthcheck. */
+export function producerRedis(): Redis {
+  const pool = connections();
+  pool.producer ??= connect('producer');
+  return pool.producer;
+}
+
+/** Only the worker process opens this one. */
+export function workerRedis(): Redis {
+  const pool = connections();
+  pool.worker ??= connect('worker');
+  return pool.worker;
+}
+
+/** Resolves once the producer connection is ready, or rejects after `timeoutMs`. */
+export async function waitForRedis(timeoutMs = 5000): Promise<void> {
+  const redis = producerRedis();
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`Redis at ${redisUrl()} did not answer`)),
+      timeoutMs,
+    );
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+export async function closeRedis() {
+  const pool = connections();
+  await Promise.allSettled([pool.producer?.quit(), pool.worker?.quit()]);
+  globalThis.__coursegenRedis = {};
+}

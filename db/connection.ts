@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+// Migrations run from the source tree (start script, worker, tests), never from the web bundle.
+const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export function databaseFile(dataDir: string) {
+  return path.join(dataDir, 'coursegen.sqlite');
+}
+
+/**
+ * Opens the SQLite file with the pragmas web and worker both rely on:
+ * WAL so readers never block the writer, NORMAL sync (safe with WAL),
+ * enforced foreign keys and a busy timeout for the other process's writes.
+ */
+export function openDatabase(file: string): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return drizzle(sqlite, { schema }) as Db;
+}
+
+export function migrateDatabase(db: Db) {
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+}

@@ -1,0 +1,277 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/**
+ * The whole product's data model. Ids the outside world sees are random text
+ * ids (never guessable sequence numbers); rows that only live inside a course
+ * use integer keys.
+ */
+
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+const updatedAt = () =>
+  integer('updated_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+
+export const PLANS = ['free', 'monthly', 'yearly'] as const;
+export type Plan = (typeof PLANS)[number];
+export const ROLES = ['member', 'admin', 'main_admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    plan: text('plan', { enum: PLANS }).notNull().default('free'),
+    role: text('role', { enum: ROLES }).notNull().default('member'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_nocase_unique').on(sql`lower(${t.email})`),
+    index('users_plan_idx').on(t.plan),
+  ],
+);
+
+/** Server-side sessions: the cookie holds the id, so a session can be revoked. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Only the SHA-256 of a reset token is stored; the token itself travels by email. */
+export const passwordResetTokens = sqliteTable(
+  'password_reset_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+export const COURSE_TYPES = ['text', 'video'] as const;
+export type CourseType = (typeof COURSE_TYPES)[number];
+export const GENERATION_STATES = ['queued', 'running', 'retrying', 'done', 'failed'] as const;
+export type GenerationState = (typeof GENERATION_STATES)[number];
+
+/** An outline asked of the AI before the member decides to generate the course (/topics). */
+export const outlines = sqliteTable(
+  'outlines',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mainTopic: text('main_topic').notNull(),
+    subtopics: text('subtopics', { mode: 'json' }).$type<string[]>().notNull(),
+    topicCount: integer('topic_count').notNull(),
+    courseType: text('course_type', { enum: COURSE_TYPES }).notNull(),
+    state: text('state', { enum: GENERATION_STATES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** Validated outline: [{ title, subtopics: [{ title }] }]. */
+    result: text('result', { mode: 'json' }).$type<
+      { title: string; subtopics: { title: string }[] }[]
+    >(),
+    courseId: text('course_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('outlines_user_idx').on(t.userId)],
+);
+
+export const courses = sqliteTable(
+  'courses',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mainTopic: text('main_topic').notNull(),
+    type: text('type', { enum: COURSE_TYPES }).notNull(),
+    photoUrl: text('photo_url'),
+    photoCredit: text('photo_credit'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('courses_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+export const topics = sqliteTable(
+  'topics',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+  },
+  (t) => [uniqueIndex('topics_course_position_unique').on(t.courseId, t.position)],
+);
+
+/**
+ * One row per sub-topic, so that lesson jobs running in parallel each write
+ * only their own row and never overwrite each other's work.
+ */
+export const lessons = sqliteTable(
+  'lessons',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    topicId: integer('topic_id')
+      .notNull()
+      .references(() => topics.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    /** Sanitized HTML rendered from the model's Markdown. */
+    theory: text('theory'),
+    imageUrl: text('image_url'),
+    imageCredit: text('image_credit'),
+    youtubeId: text('youtube_id'),
+    done: integer('done', { mode: 'boolean' }).notNull().default(false),
+    state: text('state', { enum: GENERATION_STATES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    generatedAt: integer('generated_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('lessons_topic_position_unique').on(t.topicId, t.position),
+    index('lessons_course_idx').on(t.courseId),
+  ],
+);
+
+/** A finished course: recorded once, with the public id printed on its certificate. */
+export const courseCompletions = sqliteTable('course_completions', {
+  courseId: text('course_id')
+    .primaryKey()
+    .references(() => courses.id, { onDelete: 'cascade' }),
+  certificateId: text('certificate_id').notNull().unique(),
+  completedAt: integer('completed_at', { mode: 'timestamp_ms' }).notNull(),
+  /** Name and title as printed, so the certificate never changes after issue. */
+  memberName: text('member_name').notNull(),
+  courseTitle: text('course_title').notNull(),
+  emailedAt: integer('emailed_at', { mode: 'timestamp_ms' }),
+});
+
+export const PAYMENT_PROVIDERS = ['paypal', 'razorpay'] as const;
+export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
+export const SUBSCRIPTION_STATUSES = [
+  'pending',
+  'active',
+  'cancelled',
+  'expired',
+  'failed',
+] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const subscriptions = sqliteTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    providerSubscriptionId: text('provider_subscription_id').notNull(),
+    providerCustomerId: text('provider_customer_id'),
+    plan: text('plan', { enum: ['monthly', 'yearly'] }).notNull(),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull().default('pending'),
+    /** Smallest currency unit (cents), so sums never suffer float rounding. */
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    approvalUrl: text('approval_url'),
+    startedAt: integer('started_at', { mode: 'timestamp_ms' }),
+    nextBillingAt: integer('next_billing_at', { mode: 'timestamp_ms' }),
+    cancelledAt: integer('cancelled_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_provider_id_unique').on(t.provider, t.providerSubscriptionId),
+    index('subscriptions_user_idx').on(t.userId),
+  ],
+);
+
+/** Every message a payment provider sent or answered, kept raw for audit and idempotency. */
+export const paymentEvents = sqliteTable(
+  'payment_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    providerEventId: text('provider_event_id'),
+    subscriptionId: text('subscription_id').references(() => subscriptions.id, {
+      onDelete: 'set null',
+    }),
+    kind: text('kind').notNull(),
+    status: text('status'),
+    amountCents: integer('amount_cents'),
+    currency: text('currency'),
+    payload: text('payload', { mode: 'json' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payment_events_provider_event_unique').on(t.provider, t.providerEventId),
+    index('payment_events_subscription_idx').on(t.subscriptionId),
+  ],
+);
+
+export const contacts = sqliteTable('contacts', {
+  id: text('id').primaryKey(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  email: text('email').notNull(),
+  phone: text('phone').notNull(),
+  message: text('message').notNull(),
+  createdAt: createdAt(),
+});
+
+export const POLICY_KEYS = ['terms', 'privacy', 'cancel', 'refund', 'billing'] as const;
+export type PolicyKey = (typeof POLICY_KEYS)[number];
+
+export const policies = sqliteTable('policies', {
+  key: text('key', { enum: POLICY_KEYS }).primaryKey(),
+  html: text('html').notNull(),
+  updatedAt: updatedAt(),
+  updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
+/** Demo-mode mail: what would have been sent, readable by an admin at /admin/outbox. */
+export const outboxEmails = sqliteTable(
+  'outbox_emails',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    to: text('to').notNull(),
+    from: text('from').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html'),
+    text: text('text'),
+    attachments: text('attachments', { mode: 'json' })
+      .$type<{ filename: string; contentType: string; base64: string }[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    createdAt: createdAt(),
+  },
+  (t) => [index('outbox_emails_to_idx').on(t.to)],
+);

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { BACKOFF_CAP_MS, cappedBackoffDelay } from './retry';
+
+describe('cappedBackoffDelay', () => {
+  const middle = () => 0.5; // jitter factor exactly 1
+
+  it('doubles from the base delay', () => {
+    expect([1, 2, 3, 4].map((n) => cappedBackoffDelay(n, middle, 1000))).toEqual([
+      1000, 2000, 4000, 8000,
+    ]);
+  });
+
+  it('never exceeds the cap, even after a million tries', () => {
+    expect(cappedBackoffDelay(1_000_000, middle, 1000)).toBe(BACKOFF_CAP_MS);
+    expect(cappedBackoffDelay(50, () => 0.999, 1000)).toBeLessThanOrEqual(BACKOFF_CAP_MS * 1.2);
+  });
+
+  it('spreads retries with jitter', () => {
+    expect(cappedBackoffDelay(3, () => 0, 1000)).toBe(3200);
+    expect(cappedBackoffDelay(3, () => 1, 1000)).toBe(4800);
+  });
+});

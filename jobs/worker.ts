@@ -1,0 +1,87 @@
+import { Worker } from 'bullmq';
+import { closeDb, db } from '~/utils/db.server';
+import { env } from '~/utils/env.server';
+import { log } from '~/utils/logger.server';
+import { startVendorMocks } from '~/utils/mocks.server';
+import { closeRedis, workerRedis } from '~/utils/redis.server';
+import { closeMaintenanceQueue, scheduleMaintenance } from './maintenance/queue';
+import { registry } from './registry';
+import { cappedBackoffDelay, UNLIMITED_BACKOFF_TYPE } from './retry';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export async function startWorkers() {
+  startVendorMocks();
+  db(); // open now: a bad DATA_DIR should fail at start, not at the first job
+  const { REDIS_PREFIX, JOB_LOCK_MS: lockDuration, JOB_BACKOFF_BASE_MS } = env();
+
+  const workers = Object.entries(registry).map(([name, registration]) => {
+    const worker = new Worker(name, registration.processor, {
+      connection: workerRedis(),
+      prefix: REDIS_PREFIX,
+      concurrency: registration.concurrency(),
+      lockDuration,
+      stalledInterval: lockDuration,
+      settings: {
+        backoffStrategy: (attemptsMade, type) =>
+          type === UNLIMITED_BACKOFF_TYPE
+            ? cappedBackoffDelay(attemptsMade, Math.random, JOB_BACKOFF_BASE_MS)
+            : -1,
+      },
+    });
+    worker.on('error', (error) => log.error('worker.error', { queue: name, error }));
+    worker.on('failed', (job, error) =>
+      log.warn('job.failed', {
+        queue: name,
+        jobId: job?.id,
+        attempt: job?.attemptsMade,
+        error: error.message,
+      }),
+    );
+    worker.on('stalled', (jobId) => log.warn('job.stalled', { queue: name, jobId }));
+    worker.on('completed', (job) => log.info('job.completed', { queue: name, jobId: job.id }));
+    return worker;
+  });
+
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  await scheduleMaintenance();
+  log.info('worker.ready', { queues: Object.keys(registry), pid: process.pid });
+
+  let stopping: Promise<void> | undefined;
+  /** Stop taking jobs, let active ones finish (or release them to be retried), then close Redis and the DB. */
+  function stop() {
+    stopping ??= (async () => {
+      log.info('worker.stopping', { pid: process.pid });
+      const closing = Promise.all(workers.map((worker) => worker.close()));
+      const forced = new Promise<'timeout'>((resolve) =>
+        setTimeout(() => resolve('timeout'), SHUTDOWN_GRACE_MS).unref(),
+      );
+      if ((await Promise.race([closing, forced])) === 'timeout') {
+        // Active jobs keep their lock only until it expires; then another worker retries them.
+        await Promise.all(workers.map((worker) => worker.close(true)));
+      }
+      await closeMaintenanceQueue();
+      await closeRedis();
+      closeDb();
+      log.info('worker.stopped', { pid: process.pid });
+    })();
+    return stopping;
+  }
+  return { workers, stop };
+}
+
+const isEntryPoint = process.argv[1]?.endsWith('jobs/worker.ts');
+if (isEntryPoint) {
+  startWorkers()
+    .then(({ stop }) => {
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        process.once(signal, () => {
+          void stop().then(() => process.exit(0));
+        });
+      }
+    })
+    .catch((error: unknown) => {
+      log.error('worker.start_failed', { error });
+      process.exit(1);
+    });
+}

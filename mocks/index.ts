@@ -1,0 +1,19 @@
+import type { RequestHandler } from 'msw';
+import { anthropicHandlers } from './anthropic';
+
+/** The HTTP mocks of every vendor, one file each; `mocked` says which ones to answer. */
+export type Vendor = 'anthropic' | 'unsplash' | 'youtube' | 'paypal' | 'razorpay';
+
+export const vendorHandlers: Record<Vendor, RequestHandler[]> = {
+  anthropic: anthropicHandlers,
+  unsplash: [],
+  youtube: [],
+  paypal: [],
+  razorpay: [],
+};
+
+export function handlersFor(mocked: Record<Vendor, boolean>): RequestHandler[] {
+  return (Object.keys(vendorHandlers) as Vendor[])
+    .filter((vendor) => mocked[vendor])
+    .flatMap((vendor) => vendorHandlers[vendor]);
+}

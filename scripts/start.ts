@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { migrateDatabase } from '../db/connection';
+import { closeDb, db } from '~/utils/db.server';
+import { EnvError, parseEnv } from '~/utils/env.server';
+import { ensureBuild } from './lib/build';
+import { findOrStartRedis } from './lib/redis';
+import { seed } from './seed';
+
+/**
+ * `npm start`: everything a fresh machine needs, then the web server and the
+ * worker as two processes. Stops both on Ctrl-C; exits non-zero if either dies.
+ */
+const say = (line: string) => console.log(`[coursegen] ${line}`);
+
+function fail(message: string): never {
+  console.error(`[coursegen] ${message}`);
+  process.exit(1);
+}
+
+async function main() {
+  if (fs.existsSync('.env')) process.loadEnvFile('.env');
+  process.env.NODE_ENV ??= 'production';
+
+  let config;
+  try {
+    config = parseEnv();
+  } catch (error) {
+    if (error instanceof EnvError) fail(error.message);
+    throw error;
+  }
+
+  ensureBuild(say);
+  migrateDatabase(db());
+  const seeded = await seed();
+  closeDb();
+  if (seeded.generatedPassword) {
+    say(`Main admin created: ${seeded.adminEmail} / ${seeded.generatedPassword}`);
+    say('This password is shown once. Change it from the profile page.');
+  }
+
+  const redis = await findOrStartRedis(config.REDIS_URL, config.DATA_DIR, say);
+  const childEnv = { ...process.env, REDIS_URL: redis.url };
+  const run = (script: string) =>
+    spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: childEnv });
+  const children: ChildProcess[] = [run('scripts/web-server.ts'), run('jobs/worker.ts')];
+
+  let stopping = false;
+  const stopAll = (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    void Promise.all(
+      children.map((child) =>
+        child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null,
+      ),
+    ).then(() => {
+      redis.child?.kill('SIGTERM');
+      process.exit(exitCode);
+    });
+  };
+  for (const child of children) {
+    child.once('exit', (code, signal) => {
+      if (stopping) return;
+      console.error(`[coursegen] a process stopped unexpectedly (code ${code}, signal ${signal})`);
+      stopAll(1);
+    });
+  }
+  process.on('SIGINT', () => stopAll(0));
+  process.on('SIGTERM', () => stopAll(0));
+
+  await waitForHealth(config.PORT);
+  const mode = config.demo
+    ? 'demo mode: AI and payments are simulated'
+    : 'live mode: real AI and payment providers';
+  say(`CourseGen is running at ${config.APP_URL} (${mode})`);
+}
+
+async function waitForHealth(port: number) {
+  for (let tries = 0; tries < 300; tries += 1) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.status === 200 || response.status === 503) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

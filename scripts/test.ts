@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findOrStartRedis } from './lib/redis';
+import { aptInstall } from './lib/system';
+
+/**
+ * `npm test`: typecheck, lint, production build, then unit, integration and
+ * browser tests. Finds (or installs) Chromium and Redis first; never skips the
+ * browser tests. Ends with one line: "N passed, N failed".
+ */
+const say = (line: string) => console.log(`[test] ${line}`);
+
+function run(label: string, command: string, args: string[], env = process.env): boolean {
+  say(label);
+  return spawnSync(command, args, { stdio: 'inherit', env }).status === 0;
+}
+
+function ensureChromium(): string {
+  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
+  if (found) return found;
+  if (aptInstall(['chromium'], say) && fs.existsSync('/usr/bin/chromium'))
+    return '/usr/bin/chromium';
+  console.error(
+    '[test] Chromium is needed for the browser tests and was not found.\n' +
+      '       Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROME_PATH.',
+  );
+  process.exit(1);
+}
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  success: boolean;
+}
+
+async function main() {
+  const chromePath = ensureChromium();
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-test-'));
+  const redis = await findOrStartRedis(process.env.REDIS_URL, scratch, say);
+  const env = { ...process.env, CHROME_PATH: chromePath, REDIS_URL: redis.url };
+  const reportFile = path.join(scratch, 'vitest-report.json');
+
+  try {
+    const checks =
+      run('typecheck', 'npx', ['tsc', '--noEmit']) &&
+      run('lint', 'npx', ['eslint', '--max-warnings=0', '.']) &&
+      run('format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']) &&
+      run('build', 'npx', ['remix', 'vite:build', '--logLevel', 'warn']);
+    if (!checks) {
+      console.log('0 passed, 1 failed');
+      process.exitCode = 1;
+      return;
+    }
+    const ok = run(
+      'unit, integration and browser tests',
+      'npx',
+      ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`],
+      env,
+    );
+    const report = fs.existsSync(reportFile)
+      ? (JSON.parse(fs.readFileSync(reportFile, 'utf8')) as VitestReport)
+      : undefined;
+    // A run that failed outside any test (a setup error) still counts as one failure.
+    const failed = Math.max(report?.numFailedTests ?? 0, ok ? 0 : 1);
+    const skipped = report?.numPendingTests ?? 0;
+    console.log(
+      `${report?.numPassedTests ?? 0} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`,
+    );
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    redis.child?.kill('SIGTERM');
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+void main();

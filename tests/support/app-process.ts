@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { freePort } from '../../scripts/lib/system';
+import { deleteRedisPrefix, TEST_REDIS_URL } from './redis';
+
+export interface RunningApp {
+  baseURL: string;
+  dataDir: string;
+  adminEmail: string;
+  adminPassword: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the real product the way `npm start` does (web + worker, migrations,
+ * seed) on a free port, with its own data folder and Redis prefix, in demo mode.
+ */
+export async function startApp(extraEnv: Record<string, string> = {}): Promise<RunningApp> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-e2e-'));
+  const prefix = `coursegen-e2e-${randomBytes(4).toString('hex')}`;
+  const adminEmail = 'admin@e2e.test';
+  const adminPassword = 'admin-password-123';
+  let log = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: prefix,
+      DEMO_MODE: 'true',
+      ANTHROPIC_API_KEY: '',
+      SMTP_URL: '',
+      ADMIN_EMAIL: adminEmail,
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: false,
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+
+  const baseURL = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The app exited early:\n${log}`);
+    try {
+      const response = await fetch(`${baseURL}/healthz`);
+      if (response.ok && log.includes('CourseGen is running')) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`The app did not become healthy:\n${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  return {
+    baseURL,
+    dataDir,
+    adminEmail,
+    adminPassword,
+    output: () => log,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await deleteRedisPrefix(prefix);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
