@@ -6,6 +6,7 @@ import compression from 'compression';
 import express from 'express';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
+import { isCrossSiteRequest } from '~/utils/origin.server';
 import { applySecurityHeaders } from '~/utils/security-headers.server';
 
 /**
@@ -14,10 +15,12 @@ import { applySecurityHeaders } from '~/utils/security-headers.server';
  * and resource routes included, with a fresh CSP nonce per request.
  */
 export async function startWebServer(buildDir = path.resolve('build')) {
-  const { PORT, NODE_ENV } = env();
+  const { PORT, NODE_ENV, TRUST_PROXY, APP_URL } = env();
   const build = (await import(path.join(buildDir, 'server/index.js'))) as ServerBuild;
   const app = express();
   app.disable('x-powered-by');
+  // Behind a reverse proxy, req.ip is the client's only if we trust the proxy's header.
+  app.set('trust proxy', TRUST_PROXY);
   app.use(compression());
   app.use((_req, res, next) => {
     const nonce = randomBytes(16).toString('base64');
@@ -26,6 +29,11 @@ export async function startWebServer(buildDir = path.resolve('build')) {
     applySecurityHeaders(headers, nonce, NODE_ENV === 'production');
     headers.forEach((value, name) => res.setHeader(name, value));
     next();
+  });
+  app.use((req, res, next) => {
+    const ownOrigins = [new URL(APP_URL).origin, `${req.protocol}://${req.get('host')}`];
+    if (!isCrossSiteRequest(req.method, req.get('origin'), ownOrigins)) return next();
+    res.status(403).json({ success: false, message: 'Cross-site requests are not allowed' });
   });
   app.use(
     '/assets',
@@ -37,7 +45,10 @@ export async function startWebServer(buildDir = path.resolve('build')) {
     createRequestHandler({
       build,
       mode: NODE_ENV,
-      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce) }),
+      getLoadContext: (req, res) => ({
+        cspNonce: String(res.locals.cspNonce),
+        clientIp: req.ip ?? 'unknown',
+      }),
     }),
   );
   return new Promise<ReturnType<typeof app.listen>>((resolve) => {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parseWith, readBody, REQUIRED_FIELDS_MESSAGE, requiredText } from './validation.server';
+
+const schema = z.object({ email: requiredText(), name: requiredText(10) });
+
+describe('validation', () => {
+  it('gives the required-fields message for missing, blank or non-text fields', () => {
+    for (const body of [{}, { email: ' ', name: 'a' }, { email: 5, name: 'a' }, null]) {
+      expect(parseWith(schema, body)).toEqual({ ok: false, message: REQUIRED_FIELDS_MESSAGE });
+    }
+  });
+
+  it('bounds lengths with a readable message', () => {
+    expect(parseWith(schema, { email: 'a', name: 'x'.repeat(11) })).toEqual({
+      ok: false,
+      message: 'Please keep this under 10 characters',
+    });
+  });
+
+  it('reads JSON and form bodies, and treats a malformed body as empty', async () => {
+    const json = new Request('http://x/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"email":"a@b.c"}',
+    });
+    await expect(readBody(json)).resolves.toEqual({ email: 'a@b.c' });
+    const broken = new Request('http://x/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"email":',
+    });
+    await expect(readBody(broken)).resolves.toEqual({});
+    const form = new Request('http://x/', {
+      method: 'POST',
+      body: new URLSearchParams({ a: '1' }),
+    });
+    await expect(readBody(form)).resolves.toEqual({ a: '1' });
+  });
+});

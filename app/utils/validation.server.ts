@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
+
+/** A 400 whose JSON body carries the spec's `success: false` and a message a person can read. */
+export function badRequest(message: string, extra: Record<string, unknown> = {}) {
+  return Response.json({ success: false, message, ...extra }, { status: 400 });
+}
+
+/** The first issue's message: schemas put the spec's wording on each rule. */
+export function firstMessage(error: z.ZodError): string {
+  return error.issues[0]?.message ?? REQUIRED_FIELDS_MESSAGE;
+}
+
+/**
+ * Reads a request body as JSON (API clients) or form data (pages), so one
+ * action serves both. A body that cannot be read is an empty object, which the
+ * schema then rejects with its message.
+ */
+export async function readBody(request: Request): Promise<Record<string, unknown>> {
+  const type = request.headers.get('Content-Type') ?? '';
+  try {
+    if (type.includes('application/json')) {
+      const value: unknown = await request.json();
+      return value && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : {};
+    }
+    const form = await request.formData();
+    return Object.fromEntries(
+      [...form.keys()].map((key) => {
+        const values = form.getAll(key).map((v) => (typeof v === 'string' ? v : ''));
+        return [key, values.length > 1 ? values : values[0]];
+      }),
+    );
+  } catch {
+    return {};
+  }
+}
+
+export type Parsed<T> = { ok: true; data: T } | { ok: false; message: string };
+
+/** Parses a body with a schema; on failure gives the message to show (never throws). */
+export function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.infer<S>> {
+  const result = schema.safeParse(body);
+  return result.success
+    ? { ok: true, data: result.data }
+    : { ok: false, message: firstMessage(result.error) };
+}
+
+/** Reads and parses in one go; throws a 400 Response with the message when invalid. */
+export async function requireValidBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+): Promise<z.infer<S>> {
+  const parsed = parseWith(schema, await readBody(request));
+  if (!parsed.ok) throw badRequest(parsed.message);
+  return parsed.data;
+}
+
+/** A required text field: missing, non-text or blank gives the spec's required-fields message. */
+export const requiredText = (max = 500) =>
+  z
+    .string({ error: REQUIRED_FIELDS_MESSAGE })
+    .trim()
+    .min(1, REQUIRED_FIELDS_MESSAGE)
+    .max(max, `Please keep this under ${max} characters`);
