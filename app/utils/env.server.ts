@@ -120,11 +120,11 @@ function readOrCreateSecret(dataDir: string): string {
 }
 
 /** `NAME=` in a .env file means "not set", as most tools read it. */
-function withoutEmptyValues(source: NodeJS.ProcessEnv) {
+function withoutEmptyValues(source: Record<string, string | undefined>) {
   return Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
 }
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = envSchema.safeParse(withoutEmptyValues(source));
   if (!result.success) throw new EnvError(describeEnvIssues(result.error));
   const raw = result.data;

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { envSchema, EnvError, parseEnv } from './env.server';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-env-'));
+const base = { DATA_DIR: dataDir };
+
+describe('parseEnv', () => {
+  it('runs in demo mode with every vendor mocked when no keys are set', () => {
+    const config = parseEnv(base);
+    expect(config.demo).toBe(true);
+    expect(config.mocked).toEqual({
+      anthropic: true,
+      unsplash: true,
+      youtube: true,
+      paypal: true,
+      razorpay: true,
+    });
+    expect(config.PORT).toBe(3000);
+    expect(config.APP_URL).toBe('http://localhost:3000');
+  });
+
+  it('mocks nothing outside demo mode, even vendors without keys', () => {
+    const config = parseEnv({ ...base, ANTHROPIC_API_KEY: 'sk-real' });
+    expect(config.demo).toBe(false);
+    expect(Object.values(config.mocked)).toEqual([false, false, false, false, false]);
+  });
+
+  it('in forced demo mode mocks only the vendors without keys', () => {
+    const config = parseEnv({ ...base, DEMO_MODE: 'true', UNSPLASH_ACCESS_KEY: 'key' });
+    expect(config.demo).toBe(true);
+    expect(config.mocked.unsplash).toBe(false);
+    expect(config.mocked.anthropic).toBe(true);
+  });
+
+  it('treats NAME= as unset', () => {
+    expect(parseEnv({ ...base, PORT: '', SMTP_URL: '' }).PORT).toBe(3000);
+  });
+
+  it('names each malformed variable', () => {
+    expect(() => parseEnv({ ...base, PORT: 'x', REDIS_URL: 'nope' })).toThrowError(EnvError);
+    try {
+      parseEnv({ ...base, PORT: 'x', REDIS_URL: 'nope' });
+    } catch (error) {
+      expect((error as Error).message.split('\n')).toEqual([
+        expect.stringMatching(/^Invalid environment variable PORT: /),
+        expect.stringMatching(/^Invalid environment variable REDIS_URL: /),
+      ]);
+    }
+  });
+
+  it('keeps one generated session secret in the data folder', () => {
+    const first = parseEnv(base).SESSION_SECRET;
+    expect(first).toHaveLength(64);
+    expect(parseEnv(base).SESSION_SECRET).toBe(first);
+  });
+
+  it('documents every variable in .env.example', () => {
+    const example = fs.readFileSync(path.resolve('.env.example'), 'utf8');
+    const documented = [...example.matchAll(/^([A-Z_]+)=/gm)].map((match) => match[1]);
+    expect(documented.sort()).toEqual(
+      Object.keys(envSchema.shape)
+        .filter((k) => k !== 'NODE_ENV')
+        .sort(),
+    );
+  });
+});
