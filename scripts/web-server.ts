@@ -61,18 +61,18 @@ export async function startWebServer(buildDir = path.resolve('build')) {
 
 const isEntryPoint = process.argv[1]?.endsWith('scripts/web-server.ts');
 if (isEntryPoint) {
-  startWebServer()
-    .then((server) => {
-      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-        process.once(signal, () => {
-          server.close(() => process.exit(0));
-          // Keep-alive sockets would hold close() open; give requests a moment, then go.
-          setTimeout(() => process.exit(0), 5_000).unref();
-        });
-      }
-    })
-    .catch((error: unknown) => {
-      log.error('web.start_failed', { error });
-      process.exit(1);
+  const started = startWebServer();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      void started.then((server) => {
+        server.close(() => process.exit(0));
+        // Keep-alive sockets would hold close() open; give requests a moment, then go.
+        setTimeout(() => process.exit(0), 5_000).unref();
+      });
     });
+  }
+  started.catch((error: unknown) => {
+    log.error('web.start_failed', { error });
+    process.exit(1);
+  });
 }
