@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 import { env } from '~/utils/env.server';
+import { log } from '~/utils/logger.server';
 import { producerRedis } from '~/utils/redis.server';
 
 export const MAINTENANCE_QUEUE = 'maintenance';
@@ -29,6 +30,7 @@ export function maintenanceQueue(): Queue {
       removeOnFail: { count: 100 },
     },
   });
+  queue.on('error', (error) => log.warn('queue.error', { queue: MAINTENANCE_QUEUE, error }));
   return queue;
 }
 
