@@ -22,9 +22,10 @@ describe('account schemas', () => {
       ok: false,
       message: REQUIRED,
     });
-    expect(parseWith(signUpSchema, { mName: 'A', email: 'a@b.co', password: '12345678' })).toEqual(
-      { ok: false, message: LENGTH },
-    );
+    expect(parseWith(signUpSchema, { mName: 'A', email: 'a@b.co', password: '12345678' })).toEqual({
+      ok: false,
+      message: LENGTH,
+    });
     expect(
       parseWith(signUpSchema, { mName: 'A', email: 'a@b.co', password: 'x'.repeat(73) }),
     ).toMatchObject({ ok: false });
@@ -45,9 +46,10 @@ describe('account schemas', () => {
   });
 
   it('reset page: required, then match, then length', () => {
-    expect(parseWith(resetFormSchema, { password: '', confirmPassword: 'x', token: 't' })).toEqual(
-      { ok: false, message: REQUIRED },
-    );
+    expect(parseWith(resetFormSchema, { password: '', confirmPassword: 'x', token: 't' })).toEqual({
+      ok: false,
+      message: REQUIRED,
+    });
     expect(
       parseWith(resetFormSchema, { password: 'abc', confirmPassword: 'abd', token: 't' }),
     ).toEqual({ ok: false, message: MISMATCH });
@@ -65,9 +67,9 @@ describe('account schemas', () => {
       ok: false,
       message: REQUIRED,
     });
-    expect(parseWith(profileSchema, { mName: 'A', email: 'a@b.co', password: '' })).toMatchObject(
-      { ok: true },
-    );
+    expect(parseWith(profileSchema, { mName: 'A', email: 'a@b.co', password: '' })).toMatchObject({
+      ok: true,
+    });
     expect(parseWith(profileSchema, { mName: 'A', email: 'a@b.co', password: 'short' })).toEqual({
       ok: false,
       message: LENGTH,

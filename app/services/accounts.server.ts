@@ -3,6 +3,7 @@ import { accountUpdatedEmail, passwordResetEmail, welcomeEmail } from './email-t
 import { sendEmail } from './email.server';
 import {
   createPasswordResetToken,
+  isResetTokenUsable,
   redeemPasswordResetToken,
 } from '~/models/password-resets.server';
 import {
@@ -244,6 +245,8 @@ export async function resetPassword(
 ): Promise<Outcome<{ email: string }>> {
   const blocked = await limited([await hit(LIMITS.resetIp, ip)]);
   if (blocked) return blocked;
+  // A cheap look first, so a guessed token costs no slow hash; the redeem below re-checks atomically.
+  if (!isResetTokenUsable(input.token)) return fail(400, MESSAGES.badResetToken);
   const passwordHash = await hashPassword(input.password);
   const user = redeemPasswordResetToken(input.token, passwordHash);
   if (!user) return fail(400, MESSAGES.badResetToken);
