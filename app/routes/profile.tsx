@@ -65,9 +65,16 @@ export default function Profile() {
           </label>
           <label>
             New Password
-            <input name="password" type="password" autoComplete="new-password" />
-            <span className="hint">Leave empty to keep your password.</span>
+            <input
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              aria-describedby="password-hint"
+            />
           </label>
+          <p id="password-hint" className="hint">
+            Leave empty to keep your password.
+          </p>
           <button type="submit" className="button primary" disabled={busy}>
             Submit
           </button>

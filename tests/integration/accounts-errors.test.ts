@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { pageResult, post, uniqueEmail } from '../support/accounts';
+import { pageResult, post, uniqueEmail } from '../support/account-routes';
 import { action as apiSignIn } from '~/routes/api.signin';
 import { action as apiSignUp } from '~/routes/api.signup';
 import { action as signInAction } from '~/routes/signin';

@@ -11,7 +11,7 @@ import {
   settle,
   uniqueEmail,
   uniqueIp,
-} from '../support/accounts';
+} from '../support/account-routes';
 import { createUser, getUserByEmail } from '~/models/users.server';
 import { loader as outboxLoader } from '~/routes/admin.outbox';
 import { action as apiData } from '~/routes/api.data';

@@ -1,110 +1,65 @@
 import { randomBytes } from 'node:crypto';
-import type { AppLoadContext } from '@remix-run/node';
-import { eq } from 'drizzle-orm';
-import { outboxEmails } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import type { Page } from 'playwright-core';
+
+/**
+ * Account helpers for browser tests: sign up, sign in and out the way a person
+ * does, through the real pages. Other features' tests can start from here.
+ */
+
+export const TEST_PASSWORD = 'test-password-123';
 
 /** A fresh, unique address for one test. */
 export function uniqueEmail(label = 'member'): string {
   return `${label}-${randomBytes(5).toString('hex')}@example.com`;
 }
 
-/** A fresh client address, so one test's rate-limit counters never touch another's. */
-export function uniqueIp(): string {
-  const b = randomBytes(3);
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
+/** Waits for a toast (bottom centre) with exactly this text. */
+export async function expectToast(page: Page, message: string, timeout = 20_000) {
+  await page
+    .locator('.Toastify')
+    .getByText(message, { exact: true })
+    .first()
+    .waitFor({ state: 'visible', timeout });
 }
 
-type Handler = (args: {
-  request: Request;
-  params: Record<string, string | undefined>;
-  context: AppLoadContext;
-}) => unknown;
-
-export interface CallOptions {
-  cookie?: string | null;
-  ip?: string;
-  params?: Record<string, string>;
-  /** JSON (API clients, the default) or a urlencoded form (pages). */
-  as?: 'json' | 'form';
-  /** A raw body sent as is, with this Content-Type. */
-  raw?: { body: string; contentType: string };
+export interface Member {
+  name: string;
+  email: string;
+  password: string;
 }
 
-/** Calls a route's action the way the server would, with a POST of `body`. */
-export async function post(
-  handler: Handler,
-  path: string,
-  body: Record<string, unknown> = {},
-  options: CallOptions = {},
+/** Signs up a new member through /signup and waits for /home. */
+export async function signUpInBrowser(page: Page, member: Partial<Member> = {}): Promise<Member> {
+  const full: Member = {
+    name: member.name ?? 'Test Member',
+    email: member.email ?? uniqueEmail(),
+    password: member.password ?? TEST_PASSWORD,
+  };
+  await page.goto('/signup');
+  await page.getByLabel('Name', { exact: true }).fill(full.name);
+  await page.getByLabel('Email', { exact: true }).fill(full.email);
+  await page.getByLabel('Password', { exact: true }).fill(full.password);
+  await page.getByRole('button', { name: 'SignUp', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/home', { timeout: 30_000 });
+  return full;
+}
+
+/** Signs in through /signin (optionally already there, e.g. after a redirect) and waits to leave it. */
+export async function signInInBrowser(
+  page: Page,
+  email: string,
+  password: string,
+  { navigate = true }: { navigate?: boolean } = {},
 ) {
-  const headers = new Headers();
-  if (options.cookie) headers.set('Cookie', options.cookie);
-  let payload: string;
-  if (options.raw) {
-    headers.set('Content-Type', options.raw.contentType);
-    payload = options.raw.body;
-  } else if (options.as === 'form') {
-    headers.set('Content-Type', 'application/x-www-form-urlencoded');
-    payload = new URLSearchParams(body as Record<string, string>).toString();
-  } else {
-    headers.set('Content-Type', 'application/json');
-    payload = JSON.stringify(body);
-  }
-  const request = new Request(`http://localhost${path}`, {
-    method: 'POST',
-    headers,
-    body: payload,
-  });
-  return handler({
-    request,
-    params: options.params ?? {},
-    context: { clientIp: options.ip ?? uniqueIp() },
-  });
+  if (navigate) await page.goto('/signin');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'SignIn', exact: true }).click();
+  await page.waitForURL((url) => url.pathname !== '/signin', { timeout: 30_000 });
 }
 
-/** Calls a route's loader with a GET. */
-export async function get(handler: Handler, path: string, options: CallOptions = {}) {
-  const headers = new Headers();
-  if (options.cookie) headers.set('Cookie', options.cookie);
-  return handler({
-    request: new Request(`http://localhost${path}`, { headers }),
-    params: options.params ?? {},
-    context: { clientIp: options.ip ?? uniqueIp() },
-  });
-}
-
-/** Runs a loader or action that may throw a Response (redirects, 401s) and gives back either. */
-export async function settle(result: Promise<unknown>): Promise<unknown> {
-  try {
-    return await result;
-  } catch (thrown) {
-    return thrown;
-  }
-}
-
-/** What a page action returned with `data(...)`: its body and status. */
-export function pageResult(value: unknown): { status: number; data: unknown } {
-  if (value instanceof Response) return { status: value.status, data: null };
-  const v = value as { type?: string; data?: unknown; init?: { status?: number } | null };
-  if (v?.type === 'DataWithResponseInit') return { status: v.init?.status ?? 200, data: v.data };
-  return { status: 200, data: value };
-}
-
-/** The `name=value` part of a Set-Cookie for the session cookie, to send back as Cookie. */
-export function sessionCookie(response: Response | Headers): string | null {
-  const headers = response instanceof Response ? response.headers : response;
-  const cookie = headers.getSetCookie().find((c) => c.startsWith('__session='));
-  return cookie ? cookie.split(';')[0]! : null;
-}
-
-export function emailsTo(address: string) {
-  return db().select().from(outboxEmails).where(eq(outboxEmails.to, address.toLowerCase())).all();
-}
-
-/** The token in the newest reset email to `address`. */
-export function resetTokenFrom(html: string): string {
-  const match = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(html);
-  if (!match) throw new Error('no reset link in the email');
-  return match[1]!;
+/** Logs out with the header's Logout button and waits for /signin. */
+export async function logOutInBrowser(page: Page) {
+  await page.getByRole('button', { name: 'Logout', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/signin', { timeout: 30_000 });
 }
