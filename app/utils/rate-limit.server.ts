@@ -47,6 +47,23 @@ export async function clear(limit: RateLimit, key: string) {
   }
 }
 
+/**
+ * Gives back one hit (never below zero, never on an expired window), so that a
+ * limiter can count only what went wrong: hit before the attempt, refund it
+ * when the attempt turns out good. Hitting first keeps parallel guesses bounded.
+ */
+export async function refund(limit: RateLimit, key: string) {
+  try {
+    await producerRedis().eval(
+      "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then return redis.call('DECR', KEYS[1]) end return 0",
+      1,
+      `${env().REDIS_PREFIX}:ratelimit:${limit.name}:${key}`,
+    );
+  } catch (error) {
+    log.warn('ratelimit.unavailable', { limit: limit.name, error });
+  }
+}
+
 /** A 429 with the spec's JSON shape and a Retry-After header. */
 export function tooManyRequests(result: RateLimitResult) {
   const minutes = Math.ceil(result.retryAfterSeconds / 60);

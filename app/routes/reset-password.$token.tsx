@@ -1,0 +1,81 @@
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
+import { isResetTokenUsable } from '~/models/password-resets.server';
+import { MESSAGES, resetFormSchema, resetPassword } from '~/services/accounts.server';
+import authStyles from '~/styles/auth.css?url';
+import { requireAnonymous } from '~/utils/auth.server';
+import { clientIp } from '~/utils/rate-limit.server';
+import { formResult, guardForm } from '~/utils/responses.server';
+import { toastHeader } from '~/utils/toast.server';
+import { parseWith, readBody } from '~/utils/validation.server';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
+export const meta: MetaFunction = () => [{ title: 'Reset Password | CourseGen' }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  const usable = isResetTokenUsable(params.token ?? '');
+  return { usable, message: usable ? null : MESSAGES.badResetToken };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  return guardForm('reset-password', async () => {
+    const body = await readBody(request);
+    const parsed = parseWith(resetFormSchema, { ...body, token: params.token });
+    if (!parsed.ok) return formResult(400, parsed.message);
+    const result = await resetPassword(parsed.data, clientIp(context));
+    if (!result.success) return formResult(result.status, result.message);
+    return redirect('/signin', {
+      headers: { 'Set-Cookie': await toastHeader({ type: 'success', message: result.message }) },
+    });
+  });
+}
+
+export default function ResetPassword() {
+  const { usable, message } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  return (
+    <section className="auth-page">
+      <div className="auth-card card">
+        <h1>Reset Password</h1>
+        {usable ? (
+          <>
+            <p className="lead">Choose a new password of at least 9 characters.</p>
+            <Form method="post" noValidate className="form">
+              <label>
+                New Password
+                <input name="password" type="password" autoComplete="new-password" />
+              </label>
+              <label>
+                Confirm Password
+                <input name="confirmPassword" type="password" autoComplete="new-password" />
+              </label>
+              <button type="submit" className="button primary" disabled={busy}>
+                Submit
+              </button>
+              <FormFeedback result={result} />
+            </Form>
+          </>
+        ) : (
+          <p className="lead" role="alert">
+            {message}. <Link to="/forgot">Ask for a new link</Link>.
+          </p>
+        )}
+        <p className="auth-links">
+          <Link to="/signin">Back to SignIn</Link>
+        </p>
+      </div>
+    </section>
+  );
+}
+
+export const ErrorBoundary = FormErrorBoundary;

@@ -1,0 +1,302 @@
+import { z } from 'zod';
+import { accountUpdatedEmail, passwordResetEmail, welcomeEmail } from './email-templates.server';
+import { sendEmail } from './email.server';
+import {
+  createPasswordResetToken,
+  isResetTokenUsable,
+  redeemPasswordResetToken,
+} from '~/models/password-resets.server';
+import {
+  isEmailTakenByOther,
+  isUniqueEmailViolation,
+  updateAccount,
+} from '~/models/user-accounts.server';
+import {
+  createUser,
+  getUserByEmail,
+  hashPassword,
+  MIN_PASSWORD_LENGTH,
+  normalizeEmail,
+  verifyPassword,
+  type User,
+} from '~/models/users.server';
+import { createSession, destroyAllSessions } from '~/utils/auth.server';
+import { log } from '~/utils/logger.server';
+import {
+  clear,
+  hit,
+  refund,
+  tooManyRequests,
+  type RateLimit,
+  type RateLimitResult,
+} from '~/utils/rate-limit.server';
+import { REQUIRED_FIELDS_MESSAGE, requiredText } from '~/utils/validation.server';
+
+/**
+ * Account use cases shared by the pages and the `/api` routes: sign up, sign
+ * in, forgot and reset password, profile. Routes parse the body with the
+ * schemas below and pass the session's user; this module never trusts an id
+ * from a request.
+ */
+
+export const PASSWORD_LENGTH_MESSAGE = `Password should be at least ${MIN_PASSWORD_LENGTH} characters`;
+export const PASSWORD_MISMATCH_MESSAGE = 'The password and confirm password do not match';
+export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
+export const MESSAGES = {
+  signedUp: 'Account created successfully',
+  emailTaken: 'An account with this email already exists',
+  signedIn: 'SignIn successful',
+  badCredentials: 'Invalid email or password',
+  resetSent: 'If an account exists for this email, a password reset link has been sent to it',
+  passwordReset: 'Password has been reset successfully',
+  badResetToken: 'This reset link is invalid or has expired',
+  profileUpdated: 'Profile Updated',
+  emailInUse: 'This email is already in use',
+} as const;
+
+// bcrypt reads at most 72 bytes; a longer password would be silently cut.
+const MAX_PASSWORD_BYTES = 72;
+
+/** Present and not empty; passwords are never trimmed (spaces are allowed). */
+const requiredPassword = z
+  .string({ error: REQUIRED_FIELDS_MESSAGE })
+  .min(1, REQUIRED_FIELDS_MESSAGE)
+  .max(1000, 'Please keep this under 1000 characters');
+
+const newPassword = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, PASSWORD_LENGTH_MESSAGE)
+  .refine(
+    (password) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES,
+    `Password should be at most ${MAX_PASSWORD_BYTES} characters`,
+  );
+
+const emailAddress = z.email(INVALID_EMAIL_MESSAGE);
+
+// Each schema checks "all required fields" first, then the finer rules, so the
+// spec's required-fields message wins whenever something is missing.
+export const signUpSchema = z
+  .object({ mName: requiredText(100), email: requiredText(254), password: requiredPassword })
+  .pipe(z.object({ mName: z.string(), email: emailAddress, password: newPassword }));
+
+export const signInSchema = z.object({ email: requiredText(254), password: requiredPassword });
+
+export const forgotSchema = z
+  .object({ email: requiredText(254) })
+  .pipe(z.object({ email: emailAddress }));
+
+const resetToken = requiredText(200);
+
+/** `/api/reset-password`: the spec's payload is password and token. */
+export const resetApiSchema = z
+  .object({ password: requiredPassword, token: resetToken })
+  .pipe(z.object({ password: newPassword, token: z.string() }));
+
+/** The reset page: both fields required, then they must match, then the length rule. */
+export const resetFormSchema = z
+  .object({ password: requiredPassword, confirmPassword: requiredPassword, token: resetToken })
+  .refine((v) => v.password === v.confirmPassword, PASSWORD_MISMATCH_MESSAGE)
+  .pipe(z.object({ password: newPassword, confirmPassword: z.string(), token: z.string() }));
+
+/** Profile: name and email required, the new password optional (same length rule when given). */
+export const profileSchema = z
+  .object({
+    mName: requiredText(100),
+    email: requiredText(254),
+    password: z.string({ error: 'The new password should be text' }).max(1000).optional(),
+  })
+  .pipe(
+    z.object({
+      mName: z.string(),
+      email: emailAddress,
+      password: z
+        .string()
+        .optional()
+        .superRefine((password, ctx) => {
+          if (!password) return;
+          const checked = newPassword.safeParse(password);
+          if (!checked.success)
+            ctx.addIssue({ code: 'custom', message: checked.error.issues[0]!.message });
+        }),
+    }),
+  );
+
+export type SignUpInput = z.infer<typeof signUpSchema>;
+export type SignInInput = z.infer<typeof signInSchema>;
+export type ForgotInput = z.infer<typeof forgotSchema>;
+export type ResetInput = z.infer<typeof resetApiSchema>;
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+/** Limits on guessing. Sign-in and reset count failures only; forgot counts every request. */
+export const LIMITS = {
+  signInAccount: { name: 'signin:account', max: 10, windowSeconds: 15 * 60 },
+  signInIp: { name: 'signin:ip', max: 50, windowSeconds: 15 * 60 },
+  forgotAccount: { name: 'forgot:account', max: 5, windowSeconds: 60 * 60 },
+  forgotIp: { name: 'forgot:ip', max: 20, windowSeconds: 60 * 60 },
+  resetIp: { name: 'reset:ip', max: 20, windowSeconds: 15 * 60 },
+} satisfies Record<string, RateLimit>;
+
+export interface Failure {
+  success: false;
+  status: number;
+  message: string;
+  retryAfterSeconds?: number;
+}
+export type Outcome<T extends object = object> = ({ success: true; message: string } & T) | Failure;
+
+const fail = (status: number, message: string): Failure => ({ success: false, status, message });
+
+async function limited(results: RateLimitResult[]): Promise<Failure | null> {
+  const blocked = results.filter((r) => !r.allowed);
+  if (blocked.length === 0) return null;
+  const retryAfterSeconds = Math.max(...blocked.map((r) => r.retryAfterSeconds));
+  const { message } = (await tooManyRequests({ allowed: false, retryAfterSeconds }).json()) as {
+    message: string;
+  };
+  return { success: false, status: 429, message, retryAfterSeconds };
+}
+
+let dummyHash: Promise<string> | undefined;
+/** Compared against when the email is unknown, so both answers take as long. */
+function unknownUserHash() {
+  dummyHash ??= hashPassword('not-a-real-password');
+  return dummyHash;
+}
+
+/** The spec's userData: never the password hash. */
+export function toUserData(user: User) {
+  return { email: user.email, mName: user.name, _id: user.id, type: user.plan };
+}
+
+/** Creates a free member, signs them in and sends the welcome email. */
+export async function signUp(input: SignUpInput): Promise<Outcome<{ user: User; cookie: string }>> {
+  if (getUserByEmail(input.email)) return fail(409, MESSAGES.emailTaken);
+  let user: User;
+  try {
+    // Sign-up always stores type 'free', whatever the client sends.
+    user = await createUser({
+      email: input.email,
+      name: input.mName,
+      password: input.password,
+      plan: 'free',
+      role: 'member',
+    });
+  } catch (error) {
+    if (isUniqueEmailViolation(error)) return fail(409, MESSAGES.emailTaken);
+    throw error;
+  }
+  const cookie = await createSession(user.id);
+  await sendEmail({ to: user.email, ...welcomeEmail(user.name) });
+  log.info('account.signed_up', { userId: user.id });
+  return { success: true, message: MESSAGES.signedUp, user, cookie };
+}
+
+/**
+ * Every attempt takes a hit per account and per IP before the password is
+ * checked; a good password gives the hits back, so only failures add up and a
+ * locked account stays locked even for the right password until the window ends.
+ */
+export async function signIn(
+  input: SignInInput,
+  ip: string,
+): Promise<Outcome<{ user: User; cookie: string }>> {
+  const account = normalizeEmail(input.email);
+  const blocked = await limited(
+    await Promise.all([hit(LIMITS.signInAccount, account), hit(LIMITS.signInIp, ip)]),
+  );
+  if (blocked) {
+    log.warn('account.signin_limited', { ip });
+    return blocked;
+  }
+  const user = getUserByEmail(account);
+  const matches = await verifyPassword(
+    input.password,
+    user?.passwordHash ?? (await unknownUserHash()),
+  );
+  if (!user || !matches) return fail(401, MESSAGES.badCredentials);
+  await Promise.all([clear(LIMITS.signInAccount, account), refund(LIMITS.signInIp, ip)]);
+  const cookie = await createSession(user.id);
+  return { success: true, message: MESSAGES.signedIn, user, cookie };
+}
+
+/**
+ * Same answer whether or not the account exists. The email is sent without
+ * waiting for it, so the response time does not tell either.
+ */
+export async function requestPasswordReset(input: ForgotInput, ip: string): Promise<Outcome> {
+  const account = normalizeEmail(input.email);
+  const blocked = await limited(
+    await Promise.all([hit(LIMITS.forgotAccount, account), hit(LIMITS.forgotIp, ip)]),
+  );
+  if (blocked) return blocked;
+  const user = getUserByEmail(account);
+  if (user) {
+    const token = createPasswordResetToken(user.id);
+    void sendEmail({ to: user.email, ...passwordResetEmail(user.name, token) });
+    log.info('account.reset_requested', { userId: user.id });
+  }
+  return { success: true, message: MESSAGES.resetSent };
+}
+
+/** Spends the token, sets the password and ends every session of that user. */
+export async function resetPassword(
+  input: ResetInput,
+  ip: string,
+): Promise<Outcome<{ email: string }>> {
+  const blocked = await limited([await hit(LIMITS.resetIp, ip)]);
+  if (blocked) return blocked;
+  // A cheap look first, so a guessed token costs no slow hash; the redeem below re-checks atomically.
+  if (!isResetTokenUsable(input.token)) return fail(400, MESSAGES.badResetToken);
+  const passwordHash = await hashPassword(input.password);
+  const user = redeemPasswordResetToken(input.token, passwordHash);
+  if (!user) return fail(400, MESSAGES.badResetToken);
+  await refund(LIMITS.resetIp, ip);
+  destroyAllSessions(user.userId);
+  await sendEmail({ to: user.email, ...accountUpdatedEmail(user.name, { password: true }) });
+  log.info('account.password_reset', { userId: user.userId });
+  return { success: true, message: MESSAGES.passwordReset, email: user.email };
+}
+
+/**
+ * Changes the signed-in member's own profile. A new password ends every
+ * session (this one included) and starts a fresh one for this browser, whose
+ * cookie is returned. A new email or password is reported by email, to the
+ * old address as well.
+ */
+export async function updateProfile(
+  user: User,
+  input: ProfileInput,
+): Promise<Outcome<{ user: User; cookie?: string }>> {
+  const email = normalizeEmail(input.email);
+  if (isEmailTakenByOther(email, user.id)) return fail(409, MESSAGES.emailInUse);
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  let updated: User | undefined;
+  try {
+    updated = updateAccount(user.id, { name: input.mName, email, passwordHash });
+  } catch (error) {
+    if (isUniqueEmailViolation(error)) return fail(409, MESSAGES.emailInUse);
+    throw error;
+  }
+  if (!updated) return fail(404, 'Account not found');
+
+  let cookie: string | undefined;
+  if (passwordHash) {
+    destroyAllSessions(user.id);
+    cookie = await createSession(user.id);
+  }
+  const emailChanged = updated.email !== user.email;
+  if (passwordHash || emailChanged) {
+    const mail = accountUpdatedEmail(updated.name, {
+      password: Boolean(passwordHash),
+      email: emailChanged ? updated.email : undefined,
+    });
+    const recipients = emailChanged ? [user.email, updated.email] : [updated.email];
+    await Promise.all(recipients.map((to) => sendEmail({ to, ...mail })));
+  }
+  log.info('account.profile_updated', {
+    userId: user.id,
+    emailChanged,
+    passwordChanged: !!passwordHash,
+  });
+  return { success: true, message: MESSAGES.profileUpdated, user: updated, cookie };
+}

@@ -1,0 +1,109 @@
+import { env } from '~/utils/env.server';
+
+/**
+ * The product's fixed account emails. Company name and logo come from the
+ * configuration only (COMPANY_NAME, LOGO_URL), never from a request, and every
+ * value placed in the HTML is escaped.
+ */
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+function brand() {
+  const { COMPANY_NAME, LOGO_URL, APP_URL } = env();
+  return { company: COMPANY_NAME, logo: LOGO_URL || `${APP_URL}/logo.svg`, appUrl: APP_URL };
+}
+
+function layout(title: string, body: string): string {
+  const { company, logo } = brand();
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f6fb;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#111827">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:10px;padding:24px">
+<tr><td style="text-align:center;padding-bottom:16px">
+<img src="${escapeHtml(logo)}" alt="${escapeHtml(company)}" width="48" height="48">
+<h1 style="font-size:22px;margin:8px 0 0">${escapeHtml(title)}</h1>
+</td></tr>
+<tr><td style="font-size:16px;line-height:1.6">${body}</td></tr>
+<tr><td style="padding-top:24px;font-size:13px;color:#4b5563;text-align:center">&copy; ${escapeHtml(company)}</td></tr>
+</table>
+</body>
+</html>`;
+}
+
+function button(href: string, label: string): string {
+  return `<p style="text-align:center;margin:24px 0"><a href="${escapeHtml(href)}" style="background:#4338ca;color:#ffffff;padding:12px 20px;border-radius:10px;text-decoration:none;font-weight:600">${escapeHtml(label)}</a></p>`;
+}
+
+export function welcomeEmail(name: string): RenderedEmail {
+  const { company, appUrl } = brand();
+  const subject = `Welcome to ${company}`;
+  return {
+    subject,
+    html: layout(
+      subject,
+      `<p>Hello ${escapeHtml(name)},</p>
+<p>Your ${escapeHtml(company)} account is ready. Type a course title and we will write the outline and every lesson for you.</p>
+${button(`${appUrl}/create`, 'Generate Course')}`,
+    ),
+    text: `Hello ${name},\n\nYour ${company} account is ready. Generate your first course at ${appUrl}/create\n`,
+  };
+}
+
+export function passwordResetEmail(name: string, token: string): RenderedEmail {
+  const { company, appUrl } = brand();
+  const link = `${appUrl}/reset-password/${encodeURIComponent(token)}`;
+  const subject = `Reset your ${company} password`;
+  return {
+    subject,
+    html: layout(
+      'Reset your password',
+      `<p>Hello ${escapeHtml(name)},</p>
+<p>Someone asked to reset the password of your ${escapeHtml(company)} account. The link below works once, for one hour.</p>
+${button(link, 'Reset Password')}
+<p style="font-size:14px;color:#4b5563">Or paste this address into your browser: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
+<p style="font-size:14px;color:#4b5563">If you did not ask for this, ignore this email: your password stays as it is.</p>`,
+    ),
+    text: `Hello ${name},\n\nReset your ${company} password (the link works once, for one hour):\n${link}\n\nIf you did not ask for this, ignore this email.\n`,
+  };
+}
+
+/** Sent after a password or email change (to the old address too, so a hijack is noticed). */
+export function accountUpdatedEmail(
+  name: string,
+  changes: { password: boolean; email?: string },
+): RenderedEmail {
+  const { company, appUrl } = brand();
+  const what = [
+    changes.password ? 'your password was changed' : null,
+    changes.email ? `your email address was changed to ${changes.email}` : null,
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  const subject = changes.password
+    ? `Your ${company} password was updated`
+    : `Your ${company} account was updated`;
+  return {
+    subject,
+    html: layout(
+      changes.password ? 'Password updated' : 'Account updated',
+      `<p>Hello ${escapeHtml(name)},</p>
+<p>This is to let you know that ${escapeHtml(what)}.</p>
+<p>If this was not you, reset your password now and contact us.</p>
+${button(`${appUrl}/forgot`, 'Reset Password')}`,
+    ),
+    text: `Hello ${name},\n\nThis is to let you know that ${what}.\nIf this was not you, reset your password at ${appUrl}/forgot\n`,
+  };
+}

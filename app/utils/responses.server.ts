@@ -1,0 +1,62 @@
+import { data } from '@remix-run/node';
+import { log } from './logger.server';
+import type { Failure } from '~/services/accounts.server';
+
+/** The spec's message whenever the server fails. */
+export const INTERNAL_ERROR = 'Internal Server Error';
+
+/** What a page action answers when it stays on the page: the spec's success flag and message. */
+export type FormResult = { success: boolean; message: string };
+
+export function formResult(
+  status: number,
+  message: string,
+  success = false,
+  headers?: HeadersInit,
+) {
+  return data<FormResult>({ success, message }, { status, headers });
+}
+
+/**
+ * Runs a page action; an unexpected failure becomes the spec's 'Internal
+ * Server Error' message (status 500) instead of an error page. Thrown
+ * responses (redirects) pass through.
+ */
+export async function guardForm<T>(name: string, run: () => Promise<T>) {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    log.error('action.failed', { action: name, error });
+    return formResult(500, INTERNAL_ERROR);
+  }
+}
+
+/** The same for `/api` routes: an unexpected failure is a JSON 500 with the message, never a stack. */
+export async function guardApi(name: string, run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Response) return error;
+    log.error('api.failed', { route: name, error });
+    return Response.json({ success: false, message: INTERNAL_ERROR }, { status: 500 });
+  }
+}
+
+/** A service failure as the spec's JSON (`success: false`, `message`), 429s with Retry-After. */
+export function failureJson(failure: Failure): Response {
+  const headers: HeadersInit = failure.retryAfterSeconds
+    ? { 'Retry-After': String(failure.retryAfterSeconds) }
+    : {};
+  return Response.json(
+    { success: false, message: failure.message },
+    { status: failure.status, headers },
+  );
+}
+
+/** One response header list that can carry several cookies. */
+export function withCookies(...cookies: (string | null | undefined)[]): Headers {
+  const headers = new Headers();
+  for (const cookie of cookies) if (cookie) headers.append('Set-Cookie', cookie);
+  return headers;
+}

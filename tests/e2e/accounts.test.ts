@@ -1,0 +1,230 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, newPage } from '../support/browser';
+import {
+  expectToast,
+  logOutInBrowser,
+  signInInBrowser,
+  signUpInBrowser,
+  uniqueEmail,
+} from '../support/accounts';
+
+const REQUIRED = 'Please fill in all required fields';
+const LENGTH = 'Password should be at least 9 characters';
+const MISMATCH = 'The password and confirm password do not match';
+
+describe('accounts in a browser', () => {
+  let browser: Browser;
+  const baseURL = inject('baseURL');
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const label = (page: Page, text: string) => page.getByLabel(text, { exact: true });
+  const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+  const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+  /** The admin opens the demo outbox and reads the link in the newest reset email to `email`. */
+  async function resetLinkFromOutbox(email: string): Promise<string> {
+    const admin = await newPage(browser, baseURL);
+    try {
+      await signInInBrowser(admin, inject('adminEmail'), inject('adminPassword'));
+      let href: string | null = null;
+      for (let tries = 0; tries < 20 && !href; tries += 1) {
+        await admin.goto('/admin/outbox');
+        const row = admin
+          .locator('tr', { hasText: email })
+          .filter({ hasText: 'Reset your CourseGen password' })
+          .first();
+        if ((await row.count()) === 0) {
+          await admin.waitForTimeout(500);
+          continue;
+        }
+        await row.getByRole('link').click();
+        await admin.getByTestId('email-to').waitFor();
+        expect(await admin.getByTestId('email-to').innerText()).toBe(email);
+        const html = (await admin.getByTestId('email-body').getAttribute('srcdoc')) ?? '';
+        href = /https?:\/\/[^"\s]+\/reset-password\/[A-Za-z0-9_-]+/.exec(html)?.[0] ?? null;
+      }
+      if (!href) throw new Error(`no reset email for ${email} in the outbox`);
+      return new URL(href).pathname;
+    } finally {
+      await admin.context().close();
+    }
+  }
+
+  it('walks a new member through sign-up, logout, sign-in, profile, forgot and reset', async () => {
+    const page = await newPage(browser, baseURL);
+    const member = await signUpInBrowser(page, { name: 'Walker', email: uniqueEmail('walker') });
+
+    // Signed-in header: Home, Profile, Logout, Pricing, Generate Course; no Admin for members.
+    for (const link of ['Home', 'Profile', 'Pricing', 'Generate Course']) {
+      expect(await nav(page).getByRole('link', { name: link, exact: true }).count(), link).toBe(1);
+    }
+    expect(await nav(page).getByRole('link', { name: 'Admin', exact: true }).count()).toBe(0);
+    expect(await page.getByText('Nothing Found').isVisible()).toBe(true);
+
+    await logOutInBrowser(page);
+    await expectToast(page, 'Logout Successful');
+
+    // A wrong password is refused with the server's message.
+    await label(page, 'Email').fill(member.email);
+    await label(page, 'Password').fill('not-my-password');
+    await button(page, 'SignIn').click();
+    await expectToast(page, 'Invalid email or password');
+    expect(new URL(page.url()).pathname).toBe('/signin');
+
+    await signInInBrowser(page, member.email, member.password, { navigate: false });
+    expect(new URL(page.url()).pathname).toBe('/home');
+
+    // Profile: the stored values are shown; an empty name or short password is refused.
+    await nav(page).getByRole('link', { name: 'Profile', exact: true }).click();
+    await page.waitForURL('**/profile');
+    expect(await label(page, 'Name').inputValue()).toBe('Walker');
+    expect(await label(page, 'Email').inputValue()).toBe(member.email);
+    expect(
+      await page.getByRole('link', { name: 'Manage Subscriptions' }).getAttribute('href'),
+    ).toBe('/subscription');
+    await label(page, 'Name').fill('');
+    await button(page, 'Submit').click();
+    await expectToast(page, REQUIRED);
+    await label(page, 'Name').fill('Walker Renamed');
+    await label(page, 'New Password').fill('short');
+    await button(page, 'Submit').click();
+    await expectToast(page, LENGTH);
+    await label(page, 'New Password').fill('profile-password-2');
+    await button(page, 'Submit').click();
+    await expectToast(page, 'Profile Updated');
+    await page.reload();
+    expect(await label(page, 'Name').inputValue()).toBe('Walker Renamed');
+    expect(await label(page, 'New Password').inputValue()).toBe('');
+
+    // Forgot password, signed out: the answer, then a 60-second countdown with Submit disabled.
+    await logOutInBrowser(page);
+    await page.getByRole('link', { name: 'Forgot Password?' }).click();
+    await page.waitForURL('**/forgot');
+    await button(page, 'Submit').click();
+    await expectToast(page, REQUIRED);
+    await label(page, 'Email').fill(member.email);
+    await button(page, 'Submit').click();
+    await expectToast(
+      page,
+      'If an account exists for this email, a password reset link has been sent to it',
+    );
+    const countdown = page.getByTestId('resend-countdown');
+    await countdown.waitFor();
+    expect(await countdown.innerText()).toMatch(/\b(1:00|0:[0-5]\d)\b/);
+    expect(await button(page, 'Submit').isDisabled()).toBe(true);
+
+    // The link from the demo outbox opens the reset page.
+    const resetPath = await resetLinkFromOutbox(member.email);
+    await page.goto(resetPath);
+    await button(page, 'Submit').click();
+    await expectToast(page, REQUIRED);
+    await label(page, 'New Password').fill('reset-password-3');
+    await label(page, 'Confirm Password').fill('reset-password-4');
+    await button(page, 'Submit').click();
+    await expectToast(page, MISMATCH);
+    await label(page, 'New Password').fill('short');
+    await label(page, 'Confirm Password').fill('short');
+    await button(page, 'Submit').click();
+    await expectToast(page, LENGTH);
+    await label(page, 'New Password').fill('reset-password-3');
+    await label(page, 'Confirm Password').fill('reset-password-3');
+    await button(page, 'Submit').click();
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await expectToast(page, 'Password has been reset successfully');
+
+    // The link works once.
+    await page.goto(resetPath);
+    expect(
+      await page
+        .getByText('This reset link is invalid or has expired', { exact: false })
+        .isVisible(),
+    ).toBe(true);
+
+    await signInInBrowser(page, member.email, 'reset-password-3');
+    expect(new URL(page.url()).pathname).toBe('/home');
+    await page.context().close();
+  });
+
+  it('shows the sign-up and sign-in validation messages', async () => {
+    const page = await newPage(browser, baseURL);
+    await page.goto('/signup');
+    await button(page, 'SignUp').click();
+    await expectToast(page, REQUIRED);
+    await label(page, 'Name').fill('Short');
+    await label(page, 'Email').fill(uniqueEmail());
+    await label(page, 'Password').fill('12345678');
+    await button(page, 'SignUp').click();
+    await expectToast(page, LENGTH);
+    expect(new URL(page.url()).pathname).toBe('/signup');
+
+    await page.getByRole('main').getByRole('link', { name: 'SignIn', exact: true }).click();
+    await page.waitForURL('**/signin');
+    await label(page, 'Email').fill('someone@example.com');
+    await button(page, 'SignIn').click();
+    await expectToast(page, REQUIRED);
+    await page.context().close();
+  });
+
+  it('brings a visitor back to the page they asked for, and sends members away from the visitor pages', async () => {
+    const page = await newPage(browser, baseURL);
+    const member = await signUpInBrowser(page);
+    await logOutInBrowser(page);
+
+    await page.goto('/profile');
+    await page.waitForURL((url) => url.pathname === '/signin');
+    expect(new URL(page.url()).searchParams.get('redirectTo')).toBe('/profile');
+    await signInInBrowser(page, member.email, member.password, { navigate: false });
+    expect(new URL(page.url()).pathname).toBe('/profile');
+
+    for (const path of ['/signin', '/signup', '/forgot', '/reset-password/anything']) {
+      await page.goto(path);
+      expect(new URL(page.url()).pathname, path).toBe('/home');
+    }
+    await page.context().close();
+  });
+
+  it("shows 'Internal Server Error' when the server cannot answer", async () => {
+    const page = await newPage(browser, baseURL);
+    await page.goto('/signin');
+    await page.route(
+      (url) => url.pathname.startsWith('/signin'),
+      (route) =>
+        route.request().method() === 'POST'
+          ? route.fulfill({ status: 500, contentType: 'text/plain', body: 'upstream down' })
+          : route.continue(),
+    );
+    await label(page, 'Email').fill('someone@example.com');
+    await label(page, 'Password').fill('some-password-1');
+    await button(page, 'SignIn').click();
+    await expectToast(page, 'Internal Server Error');
+    await page.context().close();
+  });
+
+  it('works without JavaScript, showing the messages on the page', async () => {
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/signin');
+    await button(page, 'SignIn').click();
+    await page.getByRole('alert').getByText(REQUIRED).waitFor();
+
+    const email = uniqueEmail('nojs');
+    await page.goto('/signup');
+    await label(page, 'Name').fill('No Script');
+    await label(page, 'Email').fill(email);
+    await label(page, 'Password').fill('no-script-pass-1');
+    await button(page, 'SignUp').click();
+    await page.waitForURL((url) => url.pathname === '/home');
+    await button(page, 'Logout').click();
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await page.goto('/home');
+    expect(new URL(page.url()).pathname).toBe('/signin');
+    await context.close();
+  });
+});

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../support/accounts';
+import { startApp, type RunningApp } from '../support/app-process';
+
+/**
+ * The accounts over real HTTP, through the production server (Express, the
+ * origin check, security headers), the way a browser or an API client meets them.
+ */
+let app: RunningApp;
+
+beforeAll(async () => {
+  app = await startApp();
+}, 180_000);
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+function cookieOf(response: Response): string | null {
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('__session='));
+  return cookie ? cookie.split(';')[0]! : null;
+}
+
+function form(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(`${app.baseURL}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields),
+  });
+}
+
+function page(path: string, cookie?: string | null) {
+  return fetch(`${app.baseURL}${path}`, {
+    redirect: 'manual',
+    headers: cookie ? { Cookie: cookie } : {},
+  });
+}
+
+async function signUp() {
+  const email = uniqueEmail();
+  const response = await fetch(`${app.baseURL}/api/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, mName: 'Http Member', password: 'http-password-1' }),
+  });
+  expect(response.status).toBe(200);
+  return { email, password: 'http-password-1', cookie: cookieOf(response)! };
+}
+
+describe('accounts over HTTP', () => {
+  it('refuses a cross-site form post and accepts a same-origin one', async () => {
+    const { email, password } = await signUp();
+    const foreign = await form(
+      '/signin',
+      { email, password },
+      { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    );
+    expect(foreign.status).toBe(403);
+    expect(cookieOf(foreign)).toBeNull();
+
+    const same = await form('/signin', { email, password }, { Origin: app.baseURL });
+    expect(same.status).toBe(302);
+    expect(same.headers.get('Location')).toBe('/home');
+    const cookie = cookieOf(same);
+    expect(cookie).toBeTruthy();
+    expect((await page('/home', cookie)).status).toBe(200);
+  });
+
+  it('sets an httpOnly, SameSite=Lax, Secure session cookie that logout revokes', async () => {
+    const { email, password } = await signUp();
+    const response = await fetch(`${app.baseURL}/api/signin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    const header = response.headers.getSetCookie().find((c) => c.startsWith('__session='))!;
+    expect(header).toMatch(/; HttpOnly/);
+    expect(header).toMatch(/; SameSite=Lax/);
+    expect(header).toMatch(/; Secure/);
+    const cookie = cookieOf(response);
+
+    const profile = await page('/profile', cookie);
+    expect(profile.status).toBe(200);
+    expect(await profile.text()).toContain(email);
+
+    const logout = await fetch(`${app.baseURL}/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Cookie: cookie!, Origin: app.baseURL },
+    });
+    expect(logout.status).toBe(302);
+    expect(logout.headers.get('Location')).toBe('/signin');
+
+    const after = await page('/profile', cookie);
+    expect(after.status).toBe(302);
+    expect(after.headers.get('Location')).toBe('/signin?redirectTo=%2Fprofile');
+  });
+
+  it('answers 50 malformed bodies across the account routes with a 4xx and a message', async () => {
+    const { cookie } = await signUp();
+    const routes = [
+      '/api/signup',
+      '/api/signin',
+      '/api/forgot',
+      '/api/reset-password',
+      '/api/profile',
+    ];
+    const json = 'application/json';
+    const bodies: { type: string; body: string }[] = [
+      { type: json, body: '{"email":' },
+      { type: json, body: '' },
+      { type: json, body: 'null' },
+      { type: json, body: '[]' },
+      { type: json, body: '[{"email":"a@b.co"}]' },
+      { type: json, body: '"a string"' },
+      { type: json, body: '42' },
+      { type: json, body: '{"email":{"$ne":null},"password":{"$gt":""},"mName":[1]}' },
+      { type: 'application/x-www-form-urlencoded', body: '%%%&&&==' },
+      { type: 'multipart/form-data', body: 'not really multipart' },
+    ];
+    let count = 0;
+    for (const route of routes) {
+      for (const { type, body } of bodies) {
+        const response = await fetch(`${app.baseURL}${route}`, {
+          method: 'POST',
+          headers: { 'Content-Type': type, Cookie: cookie },
+          body,
+        });
+        const label = `${route} ${type} ${body}`;
+        expect(response.status, label).toBeGreaterThanOrEqual(400);
+        expect(response.status, label).toBeLessThan(500);
+        const answer = (await response.json()) as { success: boolean; message: string };
+        expect(answer.success, label).toBe(false);
+        expect(answer.message, label).toEqual(expect.any(String));
+        expect(answer.message.length, label).toBeGreaterThan(0);
+        count += 1;
+      }
+    }
+    expect(count).toBe(50);
+  });
+});

@@ -1,0 +1,528 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { passwordResetTokens, users } from '../../db/schema';
+import {
+  emailsTo,
+  get,
+  pageResult,
+  post,
+  resetTokenFrom,
+  sessionCookie,
+  settle,
+  uniqueEmail,
+  uniqueIp,
+} from '../support/account-routes';
+import { createUser, getUserByEmail } from '~/models/users.server';
+import { loader as outboxLoader } from '~/routes/admin.outbox';
+import { action as apiData } from '~/routes/api.data';
+import { action as apiForgot } from '~/routes/api.forgot';
+import { action as apiProfile } from '~/routes/api.profile';
+import { action as apiReset } from '~/routes/api.reset-password';
+import { action as apiSignIn } from '~/routes/api.signin';
+import { action as apiSignUp } from '~/routes/api.signup';
+import { loader as forgotLoader } from '~/routes/forgot';
+import { loader as homeLoader } from '~/routes/home';
+import { action as logoutAction } from '~/routes/logout';
+import { action as profileAction, loader as profileLoader } from '~/routes/profile';
+import { loader as resetLoader } from '~/routes/reset-password.$token';
+import { action as signInAction, loader as signInLoader } from '~/routes/signin';
+import { loader as signUpLoader } from '~/routes/signup';
+import { requireApiAdmin } from '~/utils/auth.server';
+import { db } from '~/utils/db.server';
+import { hashToken } from '~/utils/ids.server';
+import { waitForRedis } from '~/utils/redis.server';
+
+const PASSWORD = 'correct-horse-1';
+const BAD_TOKEN = 'This reset link is invalid or has expired';
+
+async function json(response: unknown) {
+  const r = response as Response;
+  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+}
+
+async function signUp(email = uniqueEmail(), password = PASSWORD, mName = 'Test Member') {
+  const response = (await post(apiSignUp, '/api/signup', { email, mName, password })) as Response;
+  expect(response.status).toBe(200);
+  return { email, password, cookie: sessionCookie(response)! };
+}
+
+async function signIn(email: string, password: string, ip = uniqueIp()) {
+  return (await post(apiSignIn, '/api/signin', { email, password }, { ip })) as Response;
+}
+
+/** Whether a session cookie still signs its holder in (the profile page answers or redirects). */
+async function cookieWorks(cookie: string | null) {
+  const result = await settle(get(profileLoader, '/profile', { cookie }));
+  return !(result instanceof Response);
+}
+
+async function requestReset(email: string) {
+  const before = emailsTo(email).length;
+  const r = await json(await post(apiForgot, '/api/forgot', { email }));
+  expect(r.status).toBe(200);
+  await vi.waitFor(() => expect(emailsTo(email).length).toBeGreaterThan(before), {
+    timeout: 10_000,
+  });
+  return resetTokenFrom(emailsTo(email).at(-1)!.html!);
+}
+
+// Rate limits fail open while Redis is away; these tests need it connected.
+beforeAll(() => waitForRedis(10_000));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+// Each sign-in runs bcrypt (cost 12) on purpose; give the loops room on a busy machine.
+const SLOW = 240_000;
+
+describe('sign up', () => {
+  it('creates a free member with a hashed password, signs in and sends the welcome email', async () => {
+    const email = uniqueEmail();
+    const response = (await post(apiSignUp, '/api/signup', {
+      email,
+      mName: 'Ada',
+      password: PASSWORD,
+      type: 'yearly',
+    })) as Response;
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ success: true, message: 'Account created successfully' });
+    const stored = getUserByEmail(email)!;
+    expect(body.userId).toBe(stored.id);
+    expect(stored.plan).toBe('free');
+    expect(stored.role).toBe('member');
+    expect(stored.passwordHash).not.toContain(PASSWORD);
+    expect(stored.passwordHash).toMatch(/^\$2[aby]\$12\$/);
+
+    const setCookie = response.headers.get('Set-Cookie')!;
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+    expect(await cookieWorks(sessionCookie(response))).toBe(true);
+
+    const [welcome] = emailsTo(email);
+    expect(welcome?.subject).toBe('Welcome to CourseGen');
+    expect(welcome?.html).toContain('Ada');
+  });
+
+  it('refuses an email already in use, whatever its case', async () => {
+    const { email } = await signUp();
+    const r = await json(
+      await post(apiSignUp, '/api/signup', {
+        email: email.toUpperCase(),
+        mName: 'Copy',
+        password: PASSWORD,
+      }),
+    );
+    expect(r).toEqual({
+      status: 409,
+      body: { success: false, message: 'An account with this email already exists' },
+    });
+  });
+
+  it('gives the spec messages for missing fields and short passwords', async () => {
+    expect(await json(await post(apiSignUp, '/api/signup', { email: 'a@b.co' }))).toEqual({
+      status: 400,
+      body: { success: false, message: 'Please fill in all required fields' },
+    });
+    const short = await json(
+      await post(apiSignUp, '/api/signup', { email: 'a@b.co', mName: 'A', password: '12345678' }),
+    );
+    expect(short.body.message).toBe('Password should be at least 9 characters');
+    expect(getUserByEmail('a@b.co')).toBeUndefined();
+  });
+});
+
+describe('sign in and sessions', () => {
+  it('returns userData without any secret and sets the session cookie', async () => {
+    const { email } = await signUp(uniqueEmail(), PASSWORD, 'Grace');
+    const response = await signIn(email.toUpperCase(), PASSWORD);
+    const body = (await response.json()) as { userData: Record<string, unknown> };
+    expect(body).toMatchObject({ success: true, message: 'SignIn successful' });
+    expect(Object.keys(body.userData).sort()).toEqual(['_id', 'email', 'mName', 'type']);
+    expect(body.userData).toMatchObject({ email, mName: 'Grace', type: 'free' });
+    expect(await cookieWorks(sessionCookie(response))).toBe(true);
+  });
+
+  it('answers a wrong password and an unknown email alike', async () => {
+    const { email } = await signUp();
+    const wrong = await json(await signIn(email, 'not-the-password'));
+    const unknown = await json(await signIn(uniqueEmail('nobody'), PASSWORD));
+    expect(wrong).toEqual({
+      status: 401,
+      body: { success: false, message: 'Invalid email or password' },
+    });
+    expect(unknown).toEqual(wrong);
+  });
+
+  it('ends the session on the server at logout', async () => {
+    const { cookie } = await signUp();
+    expect(await cookieWorks(cookie)).toBe(true);
+    const response = (await post(logoutAction, '/logout', {}, { cookie, as: 'form' })) as Response;
+    expect(response.status).toBe(302);
+    expect(response.headers.get('Location')).toBe('/signin');
+    expect(response.headers.getSetCookie().join('\n')).toMatch(/__session=;/);
+    // The same cookie, replayed, no longer signs anyone in.
+    expect(await cookieWorks(cookie)).toBe(false);
+  });
+
+  it('ends every session when the password changes on the profile, and starts a new one for this browser', async () => {
+    const { email, cookie: first } = await signUp();
+    const second = sessionCookie(await signIn(email, PASSWORD))!;
+    const response = (await post(
+      apiProfile,
+      '/api/profile',
+      { mName: 'Renamed', email, password: 'brand-new-pass-1' },
+      { cookie: second },
+    )) as Response;
+    expect(await response.clone().json()).toEqual({ success: true, message: 'Profile Updated' });
+    const fresh = sessionCookie(response);
+    expect(await cookieWorks(first)).toBe(false);
+    expect(await cookieWorks(second)).toBe(false);
+    expect(await cookieWorks(fresh)).toBe(true);
+    expect((await signIn(email, PASSWORD)).status).toBe(401);
+    expect((await signIn(email, 'brand-new-pass-1')).status).toBe(200);
+    expect(emailsTo(email).map((m) => m.subject)).toContain('Your CourseGen password was updated');
+  });
+
+  it('sends visitors to /signin and back, and members away from the visitor pages', async () => {
+    const redirect = (await settle(get(homeLoader, '/home'))) as Response;
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('Location')).toBe('/signin?redirectTo=%2Fhome');
+
+    const { email, cookie } = await signUp();
+    const signedIn = (await settle(
+      post(
+        signInAction,
+        '/signin?redirectTo=%2Fprofile',
+        { email, password: PASSWORD, redirectTo: '/profile' },
+        { as: 'form' },
+      ),
+    )) as Response;
+    expect(signedIn.headers.get('Location')).toBe('/profile');
+    const offsite = (await settle(
+      post(
+        signInAction,
+        '/signin',
+        { email, password: PASSWORD, redirectTo: '//evil.example/' },
+        { as: 'form' },
+      ),
+    )) as Response;
+    expect(offsite.headers.get('Location')).toBe('/home');
+
+    for (const [loader, path] of [
+      [signInLoader, '/signin'],
+      [signUpLoader, '/signup'],
+      [forgotLoader, '/forgot'],
+      [resetLoader, '/reset-password/abc'],
+    ] as const) {
+      const away = (await settle(
+        get(loader, path, { cookie, params: { token: 'abc' } }),
+      )) as Response;
+      expect(away.status, path).toBe(302);
+      expect(away.headers.get('Location'), path).toBe('/home');
+    }
+  });
+});
+
+describe('profile', () => {
+  it('changes the name and email of the session user; the email must be unique', async () => {
+    const { email, cookie } = await signUp();
+    const other = await signUp();
+    const taken = await json(
+      await post(apiProfile, '/api/profile', { mName: 'X', email: other.email }, { cookie }),
+    );
+    expect(taken).toEqual({
+      status: 409,
+      body: { success: false, message: 'This email is already in use' },
+    });
+
+    const newEmail = uniqueEmail('moved');
+    const page = pageResult(
+      await post(
+        profileAction,
+        '/profile',
+        { mName: 'New Name', email: newEmail, password: '' },
+        {
+          cookie,
+          as: 'form',
+        },
+      ),
+    );
+    expect(page).toEqual({ status: 200, data: { success: true, message: 'Profile Updated' } });
+    const stored = getUserByEmail(newEmail)!;
+    expect(stored.name).toBe('New Name');
+    expect(getUserByEmail(email)).toBeUndefined();
+    // The session survives an email change, and both addresses hear about it.
+    expect(await cookieWorks(cookie)).toBe(true);
+    expect(emailsTo(email).map((m) => m.subject)).toContain('Your CourseGen account was updated');
+    expect(emailsTo(newEmail).map((m) => m.subject)).toContain(
+      'Your CourseGen account was updated',
+    );
+  });
+
+  it("refuses another user's uid and changes nothing", async () => {
+    const victim = await signUp(uniqueEmail('victim'), PASSWORD, 'Victim');
+    const victimId = getUserByEmail(victim.email)!.id;
+    const attacker = await signUp(uniqueEmail('attacker'), PASSWORD, 'Attacker');
+    const before = db().select().from(users).where(eq(users.id, victimId)).get();
+
+    const r = await json(
+      await post(
+        apiProfile,
+        '/api/profile',
+        { uid: victimId, mName: 'Owned', email: uniqueEmail('owned'), password: 'owned-password' },
+        { cookie: attacker.cookie },
+      ),
+    );
+    expect(r).toEqual({
+      status: 403,
+      body: { success: false, message: 'You can only change your own profile' },
+    });
+    expect(db().select().from(users).where(eq(users.id, victimId)).get()).toEqual(before);
+    expect(getUserByEmail(attacker.email)!.name).toBe('Attacker');
+
+    const own = getUserByEmail(attacker.email)!.id;
+    const ok = await json(
+      await post(
+        apiProfile,
+        '/api/profile',
+        { uid: own, mName: 'Still Me', email: attacker.email },
+        { cookie: attacker.cookie },
+      ),
+    );
+    expect(ok.status).toBe(200);
+    expect(getUserByEmail(attacker.email)!.name).toBe('Still Me');
+  });
+
+  it('needs a session', async () => {
+    expect(
+      await json(await post(apiProfile, '/api/profile', { mName: 'A', email: uniqueEmail() })),
+    ).toEqual({ status: 401, body: { success: false, message: 'Please sign in' } });
+  });
+});
+
+describe('forgot and reset password', () => {
+  it('answers the same whether or not the account exists, and mails only real accounts', async () => {
+    const { email } = await signUp();
+    const nobody = uniqueEmail('nobody');
+    const known = await json(
+      await post(apiForgot, '/api/forgot', {
+        email,
+        name: 'x',
+        company: '<b>Evil Corp</b>',
+        logo: 'https://evil.example/logo.png',
+      }),
+    );
+    const unknown = await json(await post(apiForgot, '/api/forgot', { email: nobody }));
+    expect(known).toEqual(unknown);
+    expect(known.body.success).toBe(true);
+
+    await vi.waitFor(() => expect(emailsTo(email).length).toBe(2), { timeout: 10_000 });
+    const mail = emailsTo(email).at(-1)!;
+    expect(mail.subject).toBe('Reset your CourseGen password');
+    expect(mail.html).not.toContain('Evil Corp');
+    expect(mail.html).not.toContain('evil.example');
+    expect(mail.html).toMatch(/http:\/\/localhost:\d+\/reset-password\/[A-Za-z0-9_-]{43}/);
+    expect(emailsTo(nobody)).toHaveLength(0);
+
+    // Only the token's hash is stored.
+    const token = resetTokenFrom(mail.html!);
+    const rows = db().select().from(passwordResetTokens).all();
+    expect(rows.some((r) => r.tokenHash === token)).toBe(false);
+    expect(rows.some((r) => r.tokenHash === hashToken(token))).toBe(true);
+  });
+
+  it('resets once, ends every session, then refuses the used token', async () => {
+    const { email, cookie } = await signUp();
+    const token = await requestReset(email);
+
+    const reset = await json(
+      await post(apiReset, '/api/reset-password', { password: 'reset-password-1', token }),
+    );
+    expect(reset).toEqual({
+      status: 200,
+      body: { success: true, message: 'Password has been reset successfully', email },
+    });
+    expect(await cookieWorks(cookie)).toBe(false);
+    expect((await signIn(email, PASSWORD)).status).toBe(401);
+    expect((await signIn(email, 'reset-password-1')).status).toBe(200);
+
+    const again = await json(
+      await post(apiReset, '/api/reset-password', { password: 'another-password-2', token }),
+    );
+    expect(again).toEqual({ status: 400, body: { success: false, message: BAD_TOKEN } });
+    expect((await signIn(email, 'reset-password-1')).status).toBe(200);
+  });
+
+  it('spends older links too when one of them is used', async () => {
+    const { email } = await signUp();
+    const older = await requestReset(email);
+    const newer = await requestReset(email);
+    const used = await json(
+      await post(apiReset, '/api/reset-password', { password: 'reset-password-1', token: newer }),
+    );
+    expect(used.status).toBe(200);
+    const r = await json(
+      await post(apiReset, '/api/reset-password', { password: 'reset-password-2', token: older }),
+    );
+    expect(r.status).toBe(400);
+  });
+
+  it('refuses a token after one hour', async () => {
+    const { email } = await signUp();
+    const token = await requestReset(email);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 59 * 60 * 1000 });
+    const page = (await get(resetLoader, `/reset-password/${token}`, { params: { token } })) as {
+      usable: boolean;
+    };
+    expect(page.usable).toBe(true);
+    vi.setSystemTime(Date.now() + 2 * 60 * 1000);
+    const late = (await get(resetLoader, `/reset-password/${token}`, { params: { token } })) as {
+      usable: boolean;
+      message: string;
+    };
+    expect(late).toEqual({ usable: false, message: BAD_TOKEN });
+    const r = await json(
+      await post(apiReset, '/api/reset-password', { password: 'reset-password-1', token }),
+    );
+    expect(r).toEqual({ status: 400, body: { success: false, message: BAD_TOKEN } });
+    vi.useRealTimers();
+    expect((await signIn(email, PASSWORD)).status).toBe(200);
+  });
+});
+
+describe('rate limits', () => {
+  it(
+    'locks an account after 10 failed sign-ins, from any address, even for the right password',
+    async () => {
+      const { email } = await signUp();
+      for (let i = 0; i < 10; i += 1) {
+        expect((await signIn(email, `wrong-${i}`)).status).toBe(401);
+      }
+      const locked = await signIn(email, PASSWORD);
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get('Retry-After'))).toBeGreaterThan(0);
+      expect(await locked.json()).toEqual({
+        success: false,
+        message: 'Too many attempts. Please try again in 15 minutes.',
+      });
+    },
+    SLOW,
+  );
+
+  it(
+    'counts only failures: a good sign-in forgets the earlier ones',
+    async () => {
+      const { email } = await signUp();
+      for (let round = 0; round < 2; round += 1) {
+        for (let i = 0; i < 9; i += 1) expect((await signIn(email, 'wrong')).status).toBe(401);
+        expect((await signIn(email, PASSWORD)).status).toBe(200);
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'limits failed sign-ins per address across accounts',
+    async () => {
+      const ip = uniqueIp();
+      for (let i = 0; i < 50; i += 1) {
+        expect((await signIn(uniqueEmail('guess'), 'wrong-password', ip)).status).toBe(401);
+      }
+      const { email } = await signUp();
+      expect((await signIn(email, PASSWORD, ip)).status).toBe(429);
+      expect((await signIn(email, PASSWORD, uniqueIp())).status).toBe(200);
+    },
+    SLOW,
+  );
+
+  it('limits reset emails per account and per address', async () => {
+    const email = uniqueEmail();
+    for (let i = 0; i < 5; i += 1) {
+      expect(((await post(apiForgot, '/api/forgot', { email })) as Response).status).toBe(200);
+    }
+    const limited = await json(await post(apiForgot, '/api/forgot', { email }));
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toMatch(/^Too many attempts/);
+
+    const ip = uniqueIp();
+    for (let i = 0; i < 20; i += 1) {
+      const r = (await post(
+        apiForgot,
+        '/api/forgot',
+        { email: uniqueEmail() },
+        { ip },
+      )) as Response;
+      expect(r.status).toBe(200);
+    }
+    const r = (await post(apiForgot, '/api/forgot', { email: uniqueEmail() }, { ip })) as Response;
+    expect(r.status).toBe(429);
+  });
+
+  it('limits failed password resets per address', async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 20; i += 1) {
+      const r = (await post(
+        apiReset,
+        '/api/reset-password',
+        { password: 'whatever-pass', token: `guess-${i}` },
+        { ip },
+      )) as Response;
+      expect(r.status).toBe(400);
+    }
+    const r = (await post(
+      apiReset,
+      '/api/reset-password',
+      { password: 'whatever-pass', token: 'guess-x' },
+      { ip },
+    )) as Response;
+    expect(r.status).toBe(429);
+  });
+});
+
+describe('roles', () => {
+  it('keeps members out of admin pages and admin API checks', async () => {
+    const anonymous = (await settle(get(outboxLoader, '/admin/outbox'))) as Response;
+    expect(anonymous.headers.get('Location')).toBe('/signin?redirectTo=%2Fadmin%2Foutbox');
+
+    const member = await signUp();
+    const redirected = (await settle(
+      get(outboxLoader, '/admin/outbox', { cookie: member.cookie }),
+    )) as Response;
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers.get('Location')).toBe('/home');
+    const memberApi = (await settle(
+      requireApiAdmin(
+        new Request('http://localhost/api/x', { headers: { Cookie: member.cookie } }),
+      ),
+    )) as Response;
+    expect(memberApi.status).toBe(403);
+    const anonApi = (await settle(
+      requireApiAdmin(new Request('http://localhost/api/x')),
+    )) as Response;
+    expect(anonApi.status).toBe(401);
+
+    const adminEmail = uniqueEmail('admin');
+    await createUser({ email: adminEmail, name: 'Boss', password: PASSWORD, role: 'main_admin' });
+    const adminCookie = sessionCookie(await signIn(adminEmail, PASSWORD));
+    const page = (await get(outboxLoader, '/admin/outbox', { cookie: adminCookie })) as {
+      messages: unknown[];
+    };
+    expect(Array.isArray(page.messages)).toBe(true);
+  });
+
+  it('drops the open mail relay /api/data', async () => {
+    const { cookie } = await signUp();
+    const r = await json(
+      await post(
+        apiData,
+        '/api/data',
+        { to: 'victim@example.com', subject: 'Hi', html: '<p>spam</p>' },
+        { cookie },
+      ),
+    );
+    expect(r.status).toBe(410);
+    expect(r.body.success).toBe(false);
+    expect(emailsTo('victim@example.com')).toHaveLength(0);
+  });
+});
