@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCookie } from '@remix-run/node';
+import { createCookie, createCookieSessionStorage } from '@remix-run/node';
 import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -21,6 +21,12 @@ function withDb<T>(fn: (db: Database.Database) => T): T {
   }
 }
 
+function sessionSecret() {
+  return (
+    process.env.SESSION_SECRET ?? fs.readFileSync(path.join(dataDir, 'session-secret'), 'utf8')
+  ).trim();
+}
+
 /**
  * A member with the given plan, signed in the way the app signs people in: a
  * session row holding the token's SHA-256 and the signed cookie carrying it.
@@ -38,9 +44,7 @@ async function signedInContext(browser: Browser, plan: 'free' | 'monthly' | 'yea
       Date.now() + 60 * 60 * 1000,
     );
   });
-  const secret =
-    process.env.SESSION_SECRET ?? fs.readFileSync(path.join(dataDir, 'session-secret'), 'utf8');
-  const header = await createCookie('__session', { secrets: [secret.trim()] }).serialize(token);
+  const header = await createCookie('__session', { secrets: [sessionSecret()] }).serialize(token);
   const value = header.slice('__session='.length).split(';')[0]!;
   const context = await browser.newContext({ baseURL });
   await context.addCookies([{ name: '__session', value, url: baseURL }]);
@@ -409,6 +413,26 @@ describe('the public site in a browser', () => {
     await expect(
       page.locator('.faq').getByRole('link', { name: 'Refund Policy' }).isVisible(),
     ).resolves.toBe(true);
+  });
+
+  it('shows a toast the server flashed, on a full page load', async () => {
+    // The toast cookie a redirect sets (toastHeader), made the same way.
+    const storage = createCookieSessionStorage({
+      cookie: { name: 'toast', path: '/', sameSite: 'lax', secrets: [sessionSecret()] },
+    });
+    const session = await storage.getSession();
+    session.flash('toast', { type: 'success', message: 'Flashed by the server' });
+    const value = (await storage.commitSession(session)).slice('toast='.length).split(';')[0]!;
+    const page = await visitorPage();
+    await page.context().addCookies([{ name: 'toast', value, url: baseURL }]);
+    await page.goto('/');
+    const toast = await toastWith(page, 'Flashed by the server');
+    await expect(toast.getAttribute('role')).resolves.toBe('alert');
+    // Shown once: the cookie was consumed.
+    await page.reload();
+    await hydrated(page);
+    await page.waitForTimeout(500);
+    await expect(page.locator('.Toastify__toast', { hasText: 'Flashed' }).count()).resolves.toBe(0);
   });
 
   it('meets WCAG AA text contrast on every public page in both themes', async () => {
