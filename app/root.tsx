@@ -16,12 +16,12 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react';
 import { useEffect, type ReactNode } from 'react';
-import { Slide, ToastContainer, toast } from 'react-toastify';
 import { DemoBanner } from './components/demo-banner';
 import { NotFound } from './components/not-found';
 import { useNonce } from './components/nonce';
 import { SiteFooter } from './components/site-footer';
 import { SiteHeader } from './components/site-header';
+import { showToast, Toaster } from './components/toaster';
 import { toPublicUser, type PublicUser } from './models/users.server';
 import appStyles from './styles/app.css?url';
 import { getSessionUser } from './utils/auth.server';
@@ -101,13 +101,7 @@ function Chrome({ data, children }: { data: RootData | undefined; children: Reac
       <SiteHeader user={data?.user ?? null} theme={data?.theme ?? 'light'} />
       <main id="main">{children}</main>
       <SiteFooter />
-      <ToastContainer
-        position="bottom-center"
-        autoClose={3000}
-        limit={3}
-        transition={Slide}
-        theme={data?.theme === 'dark' ? 'dark' : 'light'}
-      />
+      <Toaster theme={data?.theme ?? 'light'} />
     </>
   );
 }
@@ -115,7 +109,7 @@ function Chrome({ data, children }: { data: RootData | undefined; children: Reac
 export default function App() {
   const data = useLoaderData<RootData>();
   useEffect(() => {
-    if (data.toast) toast[data.toast.type](data.toast.message);
+    if (data.toast) showToast(data.toast.type, data.toast.message);
   }, [data.toast]);
   return (
     <Document theme={data.theme}>

@@ -1,15 +1,86 @@
 import type { PolicyKey } from '../../db/schema';
 
-/** The texts a fresh install starts with; admins edit them from the admin panel. */
+/**
+ * The texts a fresh install starts with (seeded once, never over an admin's
+ * edit); admins rewrite them from the admin panel. They speak of "the
+ * service" rather than a company name so that a self-hosted copy reads
+ * correctly before anyone edits them. Plain HTML, sanitized on output.
+ */
 export const DEFAULT_POLICIES: Record<PolicyKey, string> = {
-  terms:
-    '<h2>Terms of Service</h2><p>By using CourseGen you agree to use generated courses lawfully and to keep your account details accurate.</p>',
-  privacy:
-    '<h2>Privacy Policy</h2><p>We keep only what we need to run your account: your name, email, courses and payment status.</p>',
-  cancel:
-    '<h2>Cancellation Policy</h2><p>You can cancel a paid plan at any time from the Subscription page; access continues until the end of the period.</p>',
-  refund:
-    '<h2>Refund Policy</h2><p>Payments are not refundable once a billing period has started, except where the law requires.</p>',
-  billing:
-    '<h2>Subscription &amp; Billing Policy</h2><p>Paid plans renew automatically each month or year until cancelled.</p>',
+  terms: [
+    '<p>These terms apply to everyone who visits or uses this AI course generator (the "service"). By creating an account you agree to them.</p>',
+    '<h2>Your account</h2>',
+    '<ul>',
+    '<li>Give a real email address and keep your password to yourself; you are responsible for what happens under your account.</li>',
+    '<li>You must be old enough to agree to these terms where you live.</li>',
+    '<li>We may suspend an account that breaks these terms or puts the service or other members at risk.</li>',
+    '</ul>',
+    '<h2>Generated courses</h2>',
+    '<p>Courses are written by an AI model from the title and sub-topics you enter, with images and videos found on public services. AI can be wrong: check important facts before relying on them. You may use the courses you generate for your own learning and teaching.</p>',
+    '<h2>Acceptable use</h2>',
+    '<p>Do not use the service to produce unlawful, hateful or misleading material, to infringe the rights of others, or to overload or attack the service.</p>',
+    '<h2>Paid plans</h2>',
+    '<p>Paid plans are described on the <a href="/pricing">Pricing</a> page. The <a href="/billing">Subscription &amp; Billing Policy</a>, the <a href="/cancellation">Cancellation Policy</a> and the <a href="/refund">Refund Policy</a> form part of these terms.</p>',
+    '<h2>Availability and liability</h2>',
+    '<p>We work to keep the service available but cannot promise it will never be interrupted. To the extent the law allows, the service is provided as is, and our liability is limited to the amount you paid in the last twelve months.</p>',
+    '<h2>Changes</h2>',
+    '<p>We may update these terms; the current version is always on this page. If you keep using the service after a change, the new terms apply.</p>',
+    '<p>Questions? Write to us through the <a href="/contact">Contact</a> page.</p>',
+  ].join(''),
+  privacy: [
+    '<p>This policy explains what the service collects, why, and what you can do about it.</p>',
+    '<h2>What we collect</h2>',
+    '<ul>',
+    '<li><strong>Account details:</strong> your name, email address and a one-way hash of your password (never the password itself).</li>',
+    '<li><strong>Your courses:</strong> the titles and sub-topics you enter, the generated content and your progress.</li>',
+    '<li><strong>Payments:</strong> your plan and the subscription details the payment provider returns. Card details are handled by the payment provider and never reach us.</li>',
+    '<li><strong>Messages:</strong> what you send through the Contact page.</li>',
+    '</ul>',
+    '<h2>How we use it</h2>',
+    '<p>Only to run the service: to sign you in, generate and store your courses, send the emails you ask for (password resets, receipts, certificates), manage your subscription and answer your messages. We do not sell your data.</p>',
+    '<h2>Who else sees it</h2>',
+    '<p>Course titles and sub-topics are sent to the AI, image and video providers that generate your course. Payment details are shared with the payment provider you choose. Nothing else is shared unless the law requires it.</p>',
+    '<h2>Cookies</h2>',
+    '<p>We use a session cookie to keep you signed in and a cookie that remembers your light or dark theme. There are no advertising or tracking cookies.</p>',
+    '<h2>Your choices</h2>',
+    '<p>You can change your name, email and password on your profile page. To have your account and courses deleted, write to us through the <a href="/contact">Contact</a> page.</p>',
+  ].join(''),
+  cancel: [
+    '<p>You can cancel a paid plan at any time; there is no notice period and no cancellation fee.</p>',
+    '<h2>How to cancel</h2>',
+    '<p>Sign in, open your profile, choose <strong>Manage Subscriptions</strong> and press <strong>Cancel Subscription</strong>. The cancellation is sent to the payment provider straight away, so no further payment is taken.</p>',
+    '<h2>What happens next</h2>',
+    '<ul>',
+    '<li>Your account returns to the Free Plan.</li>',
+    '<li>Every course you generated stays in your account, and you can keep studying it and downloading certificates.</li>',
+    '<li>Paid-only options (10 sub-topics, video and theory courses) are no longer offered for new courses.</li>',
+    '</ul>',
+    '<p>Payments already made are covered by the <a href="/refund">Refund Policy</a>.</p>',
+  ].join(''),
+  refund: [
+    '<p>Course generation costs us real money the moment a course is written, so payments are generally not refundable once a billing period has started.</p>',
+    '<h2>When we do refund</h2>',
+    '<ul>',
+    '<li>You were charged twice for the same period.</li>',
+    '<li>You were charged after cancelling.</li>',
+    '<li>The service was unavailable for most of your billing period because of a fault on our side.</li>',
+    '<li>Wherever the law where you live gives you a right to a refund.</li>',
+    '</ul>',
+    '<h2>How to ask</h2>',
+    '<p>Write to us through the <a href="/contact">Contact</a> page within 14 days of the charge, with the email of your account and your subscription ID (shown on the Subscription page). Approved refunds go back to the original payment method through the payment provider, usually within 5 to 10 business days.</p>',
+  ].join(''),
+  billing: [
+    '<p>This policy explains how paid plans are billed.</p>',
+    '<h2>Plans and prices</h2>',
+    '<p>The Monthly Plan costs 8 USD per month and the Yearly Plan 88 USD per year. Prices are shown on the <a href="/pricing">Pricing</a> page; taxes may be added by the payment provider where they apply.</p>',
+    '<h2>Renewal</h2>',
+    '<p>A subscription renews automatically at the end of each period and the payment provider charges the same payment method, until you cancel. The next billing date is shown on your Subscription page.</p>',
+    '<h2>Changing plans</h2>',
+    '<p>Members who subscribed through PayPal can switch between the monthly and yearly plans from the Subscription page; the new price applies from the next billing date. Other subscriptions can be changed by cancelling and subscribing again.</p>',
+    '<h2>Failed payments</h2>',
+    '<p>If a renewal payment fails, the payment provider may retry it. If it still fails, the subscription ends and the account returns to the Free Plan.</p>',
+    '<h2>Receipts</h2>',
+    '<p>A receipt is emailed after every successful subscription and can be downloaded from the confirmation page.</p>',
+    '<p>See also the <a href="/cancellation">Cancellation Policy</a> and the <a href="/refund">Refund Policy</a>.</p>',
+  ].join(''),
 };

@@ -1,0 +1,116 @@
+import type { MetaFunction } from '@remix-run/node';
+import { Link } from '@remix-run/react';
+import { ContactCta } from '~/components/contact-cta';
+import { Faq, type FaqItem } from '~/components/faq';
+import { PlanCards } from '~/components/plan-card';
+import { PLAN_DEFINITIONS } from '~/models/plans';
+import publicStyles from '~/styles/public.css?url';
+import { pageMeta } from '~/utils/meta';
+
+export const links = () => [{ rel: 'stylesheet', href: publicStyles }];
+
+const { monthly, yearly } = PLAN_DEFINITIONS;
+
+export const meta: MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: 'Pricing',
+    description: `Free Plan, Monthly Plan at ${monthly.cost} USD per month or Yearly Plan at ${yearly.cost} USD per year. Compare what each plan includes.`,
+  });
+
+const BENEFITS = [
+  {
+    title: 'Deeper courses',
+    text: 'Paid plans generate 10 sub-topics per topic instead of 5.',
+  },
+  {
+    title: 'Video lessons',
+    text: 'Unlock Video & Theory courses: a video for every lesson with theory beside it.',
+  },
+  {
+    title: 'Unlimited courses',
+    text: 'Every plan, free included, lets you create as many courses as you like.',
+  },
+  {
+    title: 'Cancel any time',
+    text: 'No contracts: cancel from your Subscription page whenever you want.',
+  },
+];
+
+const FAQ: FaqItem[] = [
+  {
+    question: 'What do I get on the Free Plan?',
+    answer: (
+      <p>
+        Unlimited Theory &amp; Image courses with 5 sub-topics each, for as long as you like. Video
+        &amp; Theory courses and 10 sub-topics need a paid plan.
+      </p>
+    ),
+  },
+  {
+    question: 'How do I cancel my subscription?',
+    answer: (
+      <p>
+        Open your profile, choose Manage Subscriptions and press Cancel Subscription; your courses
+        stay in your account. Read the full <Link to="/cancellation">Cancellation Policy</Link>.
+      </p>
+    ),
+  },
+  {
+    question: 'Can I get a refund?',
+    answer: (
+      <p>
+        Payments are generally not refundable once a billing period has started, with a few
+        exceptions such as double charges. See the <Link to="/refund">Refund Policy</Link>.
+      </p>
+    ),
+  },
+  {
+    question: 'How does billing work?',
+    answer: (
+      <p>
+        Paid plans renew automatically every month or year until you cancel, and the next billing
+        date is shown on your Subscription page. Details are in the{' '}
+        <Link to="/billing">Subscription &amp; Billing Policy</Link>.
+      </p>
+    ),
+  },
+  {
+    question: 'Can I switch between monthly and yearly?',
+    answer: (
+      <p>
+        Yes: members who subscribed with PayPal can modify their plan from the Subscription page;
+        the new price applies from the next billing date.
+      </p>
+    ),
+  },
+];
+
+export default function Pricing() {
+  return (
+    <div className="page">
+      <header className="page-intro">
+        <h1>Pricing</h1>
+        <p className="lead">Start free, upgrade when you want deeper courses and video lessons.</p>
+      </header>
+      <section aria-labelledby="plans-title">
+        <h2 id="plans-title" className="visually-hidden">
+          Plans
+        </h2>
+        <PlanCards />
+      </section>
+      <section className="section-tight" aria-labelledby="benefits-title">
+        <h2 id="benefits-title">Benefits</h2>
+        <ul className="feature-grid">
+          {BENEFITS.map((benefit) => (
+            <li key={benefit.title} className="feature">
+              <h3>{benefit.title}</h3>
+              <p>{benefit.text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <Faq items={FAQ} />
+      <ContactCta text="Still have questions about plans or billing?" />
+    </div>
+  );
+}
