@@ -16,11 +16,12 @@ export interface SeedResult {
 export async function seed(): Promise<SeedResult> {
   seedDefaultPolicies();
   const { ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_NAME } = env();
+  // The main admin may have changed their email since the first start: one main admin only.
+  const mainAdmin = db().select().from(users).where(eq(users.role, 'main_admin')).get();
+  if (mainAdmin) return { adminEmail: mainAdmin.email };
   const existing = getUserByEmail(ADMIN_EMAIL);
   if (existing) {
-    if (existing.role !== 'main_admin') {
-      db().update(users).set({ role: 'main_admin' }).where(eq(users.id, existing.id)).run();
-    }
+    db().update(users).set({ role: 'main_admin' }).where(eq(users.id, existing.id)).run();
     return { adminEmail: existing.email };
   }
   const generatedPassword = ADMIN_PASSWORD ? undefined : randomBytes(12).toString('base64url');

@@ -1,0 +1,45 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { policies, users } from '../../db/schema';
+import { getUserByEmail, verifyPassword } from '~/models/users.server';
+import { db } from '~/utils/db.server';
+import { resetEnvForTests } from '~/utils/env.server';
+import { seed } from '../../scripts/seed';
+
+describe('seeding at start', () => {
+  it('creates one main admin with a password shown once, and the five policies', async () => {
+    delete process.env.ADMIN_PASSWORD;
+    process.env.ADMIN_EMAIL = 'Owner@Example.com';
+    resetEnvForTests();
+
+    const first = await seed();
+    expect(first.adminEmail).toBe('owner@example.com');
+    expect(first.generatedPassword).toMatch(/^[\w-]{16}$/);
+    const admin = getUserByEmail('owner@example.com')!;
+    expect(admin.role).toBe('main_admin');
+    await expect(verifyPassword(first.generatedPassword!, admin.passwordHash)).resolves.toBe(true);
+    expect(
+      db()
+        .select()
+        .from(policies)
+        .all()
+        .map((p) => p.key)
+        .sort(),
+    ).toEqual(['billing', 'cancel', 'privacy', 'refund', 'terms']);
+
+    const second = await seed();
+    expect(second).toEqual({ adminEmail: 'owner@example.com' });
+  });
+
+  it('never makes a second main admin after the first one changes their email', async () => {
+    db()
+      .update(users)
+      .set({ email: 'new-owner@example.com' })
+      .where(eq(users.role, 'main_admin'))
+      .run();
+    await seed();
+    const mainAdmins = db().select().from(users).where(eq(users.role, 'main_admin')).all();
+    expect(mainAdmins.map((u) => u.email)).toEqual(['new-owner@example.com']);
+    expect(getUserByEmail('owner@example.com')).toBeUndefined();
+  });
+});
