@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { courseCompletions, courses, lessons, users } from '../../db/schema';
+import { enqueueCertificateEmail } from '../../jobs/certificate-email/queue';
 import { emailCertificate, type CertificateData } from '~/services/certificate.server';
 import { db } from '~/utils/db.server';
 import { log } from '~/utils/logger.server';
@@ -129,8 +130,8 @@ export type FinishResult =
 /**
  * Records the completion once (owner only, every lesson done), with the name
  * and title as they will be printed; a second call returns the first record.
- * Then emails the certificate if it has not gone out yet, so a failed email
- * is retried by the next finish without touching the member's progress.
+ * Then emails the certificate if it has not gone out yet. A failed email never
+ * undoes the completion: the worker retries it, and so does the next finish.
  */
 export async function finishCourse(
   userId: string,
@@ -194,15 +195,14 @@ function memberEmail(userId: string): string | undefined {
   return db().select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
 }
 
+type EmailOutcome = 'sent' | 'claimed-elsewhere' | 'failed';
+
 /**
  * Sends the certificate unless it went out already. `emailed_at` is claimed
  * before sending (so two finishes at once send one email) and released again
- * if the send fails, so the next finish tries again.
+ * if the send fails.
  */
-async function emailCertificateOnce(userId: string, completion: Completion): Promise<boolean> {
-  if (completion.emailedAt) return false;
-  const to = memberEmail(userId);
-  if (!to) return false;
+async function claimAndSend(completion: Completion, to: string): Promise<EmailOutcome> {
   const claimedAt = new Date();
   const claim = db()
     .update(courseCompletions)
@@ -211,22 +211,54 @@ async function emailCertificateOnce(userId: string, completion: Completion): Pro
       and(eq(courseCompletions.courseId, completion.courseId), isNull(courseCompletions.emailedAt)),
     )
     .run();
-  if (claim.changes === 0) return false;
-  const sent = await emailCertificate(to, toCertificateData(completion));
-  if (!sent) {
-    db()
-      .update(courseCompletions)
-      .set({ emailedAt: null })
-      .where(
-        and(
-          eq(courseCompletions.courseId, completion.courseId),
-          eq(courseCompletions.emailedAt, claimedAt),
-        ),
-      )
-      .run();
+  if (claim.changes === 0) return 'claimed-elsewhere';
+  if (await emailCertificate(to, toCertificateData(completion))) return 'sent';
+  db()
+    .update(courseCompletions)
+    .set({ emailedAt: null })
+    .where(
+      and(
+        eq(courseCompletions.courseId, completion.courseId),
+        eq(courseCompletions.emailedAt, claimedAt),
+      ),
+    )
+    .run();
+  return 'failed';
+}
+
+/** At finish: send once; if that fails, the worker tries again later (and so does the next finish). */
+async function emailCertificateOnce(userId: string, completion: Completion): Promise<boolean> {
+  if (completion.emailedAt) return false;
+  const to = memberEmail(userId);
+  if (!to) return false;
+  const outcome = await claimAndSend(completion, to);
+  if (outcome === 'failed') {
     log.warn('certificate.email_will_retry', { courseId: completion.courseId });
+    await enqueueCertificateEmail({ courseId: completion.courseId });
   }
-  return sent;
+  return outcome === 'sent';
+}
+
+/**
+ * The worker's retry of a failed certificate email: to the course owner's
+ * current address, unless it has gone out meanwhile.
+ */
+export async function retryCertificateEmail(
+  courseId: string,
+): Promise<'sent' | 'already-sent' | 'failed' | 'gone'> {
+  const row = db()
+    .select({ completion: courseCompletions, email: users.email })
+    .from(courseCompletions)
+    .innerJoin(courses, eq(courses.id, courseCompletions.courseId))
+    .innerJoin(users, eq(users.id, courses.userId))
+    .where(eq(courseCompletions.courseId, courseId))
+    .get();
+  if (!row) return 'gone';
+  if (row.completion.emailedAt) return 'already-sent';
+  const outcome = await claimAndSend(row.completion, row.email);
+  // Someone else is sending right now: look again on the next try.
+  if (outcome === 'claimed-elsewhere') return 'failed';
+  return outcome;
 }
 
 export type SendResult =

@@ -1,9 +1,14 @@
 import type { AppLoadContext } from '@remix-run/node';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { courseCompletions, outboxEmails } from '../../db/schema';
 import { freePort } from '../../scripts/lib/system';
 import { decodePngSize, insertCourse } from '../support/cert-fixtures';
+import { spawnWorker, stopWorker } from '../support/worker-process';
+import {
+  certificateEmailQueue,
+  closeCertificateEmailQueue,
+} from '../../jobs/certificate-email/queue';
 import {
   courseProgress,
   finishCourse,
@@ -28,6 +33,10 @@ const dataDir = () => env().DATA_DIR;
 beforeAll(async () => {
   // The request-email rate limit lives in Redis; let the connection come up first.
   await waitForRedis(10_000);
+});
+
+afterAll(async () => {
+  await closeCertificateEmailQueue();
 });
 
 afterEach(() => {
@@ -266,6 +275,46 @@ describe('finishing a course', () => {
     expect(retried).toMatchObject({ ok: true, created: false, emailed: true });
     expect(getCompletion(courseId)!.completedAt.getTime()).toBe(stored.completedAt.getTime());
     expect(getCompletion(courseId)!.emailedAt).toBeInstanceOf(Date);
+    expect(outboxFor(user.email)).toHaveLength(1);
+  });
+});
+
+describe('a certificate email that failed at finish time', () => {
+  it('is sent later by the worker, once', async () => {
+    const { user } = await member('Dorothy Vaughan');
+    const courseId = insertCourse(dataDir(), user.id, {
+      mainTopic: 'FORTRAN',
+      lessons: 2,
+      allDone: true,
+    });
+    process.env.SMTP_URL = `smtp://127.0.0.1:${await freePort()}`;
+    resetEnvForTests();
+    resetEmailTransportForTests();
+    expect(await finishCourse(user.id, courseId)).toMatchObject({ ok: true, emailed: false });
+    const job = await certificateEmailQueue().getJob(`certificate-email-${courseId}`);
+    expect(job?.data).toEqual({ courseId });
+    await expect(job!.isDelayed()).resolves.toBe(true);
+
+    // The mail server is back (the worker runs in demo mode with the outbox); run the retry now.
+    delete process.env.SMTP_URL;
+    resetEnvForTests();
+    resetEmailTransportForTests();
+    await job!.promote();
+    const worker = spawnWorker();
+    try {
+      await worker.ready;
+      const deadline = Date.now() + 30_000;
+      while (outboxFor(user.email).length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(getCompletion(courseId)?.emailedAt).toBeInstanceOf(Date);
+      const emails = outboxFor(user.email);
+      expect(emails).toHaveLength(1);
+      expect(emails[0]!.attachments[0]!.filename).toBe('certificate.png');
+    } finally {
+      await stopWorker(worker);
+    }
+    // A later finish does not send it again.
+    expect(await finishCourse(user.id, courseId)).toMatchObject({ ok: true, emailed: false });
     expect(outboxFor(user.email)).toHaveLength(1);
   });
 });
