@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
-import { sendEmail } from './email.server';
+import { emailDelivery, sendEmail } from './email.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import type { RateLimit } from '~/utils/rate-limit.server';
@@ -396,6 +396,10 @@ export function certificateEmail(data: CertificateData, companyName: string, ver
  * recipient, which must be the member's own address. Never throws.
  */
 export async function emailCertificate(to: string, data: CertificateData): Promise<boolean> {
+  if (emailDelivery() === 'disabled') {
+    log.warn('email.disabled', { to, subject: 'certificate', hint: 'set SMTP_URL' });
+    return false;
+  }
   try {
     const png = await certificatePng(data);
     const { subject, html, text } = certificateEmail(

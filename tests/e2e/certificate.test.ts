@@ -173,6 +173,27 @@ describe('completing a course and earning its certificate', () => {
     await page.context().close();
   });
 
+  it('retries a failed finish call quietly until it works', async () => {
+    const { member, page } = await memberPage('Katherine Johnson');
+    const courseId = insertCourse(dataDir, member.id, {
+      mainTopic: 'Orbital Mechanics',
+      lessons: 3,
+      allDone: true,
+    });
+    let calls = 0;
+    await page.route('**/api/finish', async (route) => {
+      calls += 1;
+      if (calls <= 2) await route.abort('connectionreset');
+      else await route.continue();
+    });
+    await page.goto(`/certificate/${courseId}`);
+    await page.getByTestId('congratulations').waitFor({ timeout: 60_000 });
+    expect(calls).toBe(3);
+    expect(readCompletion(dataDir, courseId)?.courseTitle).toBe('Orbital Mechanics');
+    await expect(page.locator('.Toastify__toast').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
   it("shows another member's certificate page as not found", async () => {
     const owner = insertMember(dataDir, { name: 'Owner' });
     const courseId = insertCourse(dataDir, owner.id, {
