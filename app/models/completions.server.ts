@@ -1,0 +1,287 @@
+import { randomBytes } from 'node:crypto';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { courseCompletions, courses, lessons, users } from '../../db/schema';
+import { enqueueCertificateEmail } from '../../jobs/certificate-email/queue';
+import { emailCertificate, type CertificateData } from '~/services/certificate.server';
+import { db } from '~/utils/db.server';
+import { log } from '~/utils/logger.server';
+
+/**
+ * Course completion and certificates. Reads only the tables (courses,
+ * lessons, users, course_completions), not the course models, so it stands on
+ * its own; ownership is always checked against `courses.user_id`.
+ */
+
+export type Completion = typeof courseCompletions.$inferSelect;
+
+export interface Progress {
+  done: number;
+  total: number;
+  /** Rounded percentage; 100 only when every lesson is done (199 of 200 shows 99). */
+  percent: number;
+}
+
+export const NOT_FOUND_MESSAGE = 'Course not found';
+export const INCOMPLETE_MESSAGE = 'Finish every lesson of this course to get its certificate';
+export const NOT_FINISHED_MESSAGE = 'This course is not finished yet';
+
+export function courseProgress(courseId: string): Progress {
+  const row = db()
+    .select({
+      total: count(),
+      done: sql<number>`coalesce(sum(case when ${lessons.done} then 1 else 0 end), 0)`,
+    })
+    .from(lessons)
+    .where(eq(lessons.courseId, courseId))
+    .get();
+  const total = row?.total ?? 0;
+  const done = Number(row?.done ?? 0);
+  if (total === 0) return { done: 0, total: 0, percent: 0 };
+  const percent = done >= total ? 100 : Math.min(99, Math.round((done / total) * 100));
+  return { done, total, percent };
+}
+
+/** The course if this user owns it. Another member's course looks exactly like a missing one. */
+export function getOwnedCourse(userId: string, courseId: string) {
+  return db()
+    .select({ id: courses.id, mainTopic: courses.mainTopic, userId: courses.userId })
+    .from(courses)
+    .where(and(eq(courses.id, courseId), eq(courses.userId, userId)))
+    .get();
+}
+
+export function getCompletion(courseId: string): Completion | undefined {
+  return db()
+    .select()
+    .from(courseCompletions)
+    .where(eq(courseCompletions.courseId, courseId))
+    .get();
+}
+
+/** Which of these courses are finished, for the Certificate button on course cards. */
+export function completedCourseIds(courseIds: string[]): Set<string> {
+  if (courseIds.length === 0) return new Set();
+  const rows = db()
+    .select({ courseId: courseCompletions.courseId })
+    .from(courseCompletions)
+    .where(inArray(courseCompletions.courseId, courseIds))
+    .all();
+  return new Set(rows.map((row) => row.courseId));
+}
+
+// Crockford's base32: no I, L, O or U, so an id read off a printed page is typed back right.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A public certificate id such as K7QF-9M2X-PA4D-H8TR (80 random bits). */
+export function newCertificateId(): string {
+  const bytes = randomBytes(16);
+  let id = '';
+  for (let i = 0; i < 16; i += 1) id += ALPHABET[bytes[i]! & 31];
+  return id.match(/.{4}/g)!.join('-');
+}
+
+/** Accepts what a person might type: any case, spaces instead of dashes, O for 0 and so on. */
+export function normalizeCertificateId(input: string): string | null {
+  const compact = input
+    .toUpperCase()
+    .replace(/[\s-]/g, '')
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1');
+  if (!/^[0-9A-HJKMNP-TV-Z]{16}$/.test(compact)) return null;
+  return compact.match(/.{4}/g)!.join('-');
+}
+
+export interface PublicCertificate {
+  certificateId: string;
+  memberName: string;
+  courseTitle: string;
+  completedAt: Date;
+}
+
+/** What the public verification page may show: name, course and date, nothing else. */
+export function getCertificateByPublicId(id: string): PublicCertificate | undefined {
+  const normalized = normalizeCertificateId(id);
+  if (!normalized) return undefined;
+  return db()
+    .select({
+      certificateId: courseCompletions.certificateId,
+      memberName: courseCompletions.memberName,
+      courseTitle: courseCompletions.courseTitle,
+      completedAt: courseCompletions.completedAt,
+    })
+    .from(courseCompletions)
+    .where(eq(courseCompletions.certificateId, normalized))
+    .get();
+}
+
+export function toCertificateData(completion: Completion): CertificateData {
+  return {
+    certificateId: completion.certificateId,
+    memberName: completion.memberName,
+    courseTitle: completion.courseTitle,
+    completedAt: completion.completedAt,
+  };
+}
+
+export type FinishResult =
+  | { ok: true; completion: Completion; created: boolean; emailed: boolean }
+  | { ok: false; reason: 'not-found' | 'incomplete'; message: string };
+
+/**
+ * Records the completion once (owner only, every lesson done), with the name
+ * and title as they will be printed; a second call returns the first record.
+ * Then emails the certificate if it has not gone out yet. A failed email never
+ * undoes the completion: the worker retries it, and so does the next finish.
+ */
+export async function finishCourse(
+  userId: string,
+  courseId: string,
+  now = new Date(),
+): Promise<FinishResult> {
+  const recorded = db().transaction((tx) => {
+    const course = tx
+      .select({ id: courses.id, mainTopic: courses.mainTopic, memberName: users.name })
+      .from(courses)
+      .innerJoin(users, eq(users.id, courses.userId))
+      .where(and(eq(courses.id, courseId), eq(courses.userId, userId)))
+      .get();
+    if (!course) return { ok: false as const, reason: 'not-found' as const };
+    const existing = tx
+      .select()
+      .from(courseCompletions)
+      .where(eq(courseCompletions.courseId, courseId))
+      .get();
+    if (existing) return { ok: true as const, completion: existing, created: false };
+    if (courseProgress(courseId).percent < 100)
+      return { ok: false as const, reason: 'incomplete' as const };
+    // The certificate id is unique; on the (astronomically rare) clash draw another.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const inserted = tx
+        .insert(courseCompletions)
+        .values({
+          courseId,
+          certificateId: newCertificateId(),
+          completedAt: now,
+          memberName: course.memberName,
+          courseTitle: course.mainTopic,
+        })
+        .onConflictDoNothing()
+        .returning()
+        .get();
+      if (inserted) return { ok: true as const, completion: inserted, created: true };
+    }
+    throw new Error('Could not draw a unique certificate id');
+  });
+
+  if (!recorded.ok)
+    return {
+      ok: false,
+      reason: recorded.reason,
+      message: recorded.reason === 'not-found' ? NOT_FOUND_MESSAGE : INCOMPLETE_MESSAGE,
+    };
+  if (recorded.created)
+    log.info('course.finished', { courseId, certificateId: recorded.completion.certificateId });
+
+  const emailed = await emailCertificateOnce(userId, recorded.completion);
+  return {
+    ok: true,
+    completion: getCompletion(courseId) ?? recorded.completion,
+    created: recorded.created,
+    emailed,
+  };
+}
+
+function memberEmail(userId: string): string | undefined {
+  return db().select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
+}
+
+type EmailOutcome = 'sent' | 'claimed-elsewhere' | 'failed';
+
+/**
+ * Sends the certificate unless it went out already. `emailed_at` is claimed
+ * before sending (so two finishes at once send one email) and released again
+ * if the send fails.
+ */
+async function claimAndSend(completion: Completion, to: string): Promise<EmailOutcome> {
+  const claimedAt = new Date();
+  const claim = db()
+    .update(courseCompletions)
+    .set({ emailedAt: claimedAt })
+    .where(
+      and(eq(courseCompletions.courseId, completion.courseId), isNull(courseCompletions.emailedAt)),
+    )
+    .run();
+  if (claim.changes === 0) return 'claimed-elsewhere';
+  if (await emailCertificate(to, toCertificateData(completion))) return 'sent';
+  db()
+    .update(courseCompletions)
+    .set({ emailedAt: null })
+    .where(
+      and(
+        eq(courseCompletions.courseId, completion.courseId),
+        eq(courseCompletions.emailedAt, claimedAt),
+      ),
+    )
+    .run();
+  return 'failed';
+}
+
+/** At finish: send once; if that fails, the worker tries again later (and so does the next finish). */
+async function emailCertificateOnce(userId: string, completion: Completion): Promise<boolean> {
+  if (completion.emailedAt) return false;
+  const to = memberEmail(userId);
+  if (!to) return false;
+  const outcome = await claimAndSend(completion, to);
+  if (outcome === 'failed') {
+    log.warn('certificate.email_will_retry', { courseId: completion.courseId });
+    await enqueueCertificateEmail({ courseId: completion.courseId });
+  }
+  return outcome === 'sent';
+}
+
+/**
+ * The worker's retry of a failed certificate email: to the course owner's
+ * current address, unless it has gone out meanwhile.
+ */
+export async function retryCertificateEmail(
+  courseId: string,
+): Promise<'sent' | 'already-sent' | 'failed' | 'gone'> {
+  const row = db()
+    .select({ completion: courseCompletions, email: users.email })
+    .from(courseCompletions)
+    .innerJoin(courses, eq(courses.id, courseCompletions.courseId))
+    .innerJoin(users, eq(users.id, courses.userId))
+    .where(eq(courseCompletions.courseId, courseId))
+    .get();
+  if (!row) return 'gone';
+  if (row.completion.emailedAt) return 'already-sent';
+  const outcome = await claimAndSend(row.completion, row.email);
+  // Someone else is sending right now: look again on the next try.
+  if (outcome === 'claimed-elsewhere') return 'failed';
+  return outcome;
+}
+
+export type SendResult =
+  | { ok: true; sent: boolean; to: string }
+  | { ok: false; reason: 'not-found' | 'not-finished'; message: string };
+
+/**
+ * Emails the certificate of the member's own finished course to the member's
+ * own address, on request. Nothing in it comes from the client but the course id.
+ */
+export async function sendCertificate(userId: string, courseId: string): Promise<SendResult> {
+  if (!getOwnedCourse(userId, courseId))
+    return { ok: false, reason: 'not-found', message: NOT_FOUND_MESSAGE };
+  const completion = getCompletion(courseId);
+  if (!completion) return { ok: false, reason: 'not-finished', message: NOT_FINISHED_MESSAGE };
+  const to = memberEmail(userId);
+  if (!to) return { ok: false, reason: 'not-found', message: NOT_FOUND_MESSAGE };
+  const sent = await emailCertificate(to, toCertificateData(completion));
+  if (sent)
+    db()
+      .update(courseCompletions)
+      .set({ emailedAt: new Date() })
+      .where(eq(courseCompletions.courseId, courseId))
+      .run();
+  return { ok: true, sent, to };
+}

@@ -1,0 +1,34 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { finishCourse } from '~/models/completions.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { requiredText, requireValidBody } from '~/utils/validation.server';
+
+const schema = z.object({ courseId: requiredText(100) });
+
+/**
+ * POST /api/finish {courseId} -> {success}. Only the course's owner, only when
+ * every lesson is done; finishing again answers with the first record.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireApiUser(request);
+  const { courseId } = await requireValidBody(request, schema);
+  const result = await finishCourse(user.id, courseId);
+  if (!result.ok)
+    return Response.json(
+      { success: false, message: result.message },
+      { status: result.reason === 'not-found' ? 404 : 409 },
+    );
+  return Response.json({
+    success: true,
+    certificateId: result.completion.certificateId,
+    completedAt: result.completion.completedAt.toISOString(),
+  });
+}
+
+export function loader() {
+  return Response.json(
+    { success: false, message: 'Method not allowed' },
+    { status: 405, headers: { Allow: 'POST' } },
+  );
+}

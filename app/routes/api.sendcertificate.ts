@@ -1,0 +1,40 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { sendCertificate } from '~/models/completions.server';
+import { CERTIFICATE_EMAIL_LIMIT } from '~/services/certificate.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { hit, tooManyRequests } from '~/utils/rate-limit.server';
+import { requiredText, requireValidBody } from '~/utils/validation.server';
+
+// Only the course id is read: any html or email a client sends is ignored.
+const schema = z.object({ courseId: requiredText(100) });
+
+/**
+ * POST /api/sendcertificate {courseId}: emails the certificate of the caller's
+ * own finished course, rendered on the server, to the caller's own address.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireApiUser(request);
+  const { courseId } = await requireValidBody(request, schema);
+  const limit = await hit(CERTIFICATE_EMAIL_LIMIT, user.id);
+  if (!limit.allowed) return tooManyRequests(limit);
+  const result = await sendCertificate(user.id, courseId);
+  if (!result.ok)
+    return Response.json(
+      { success: false, message: result.message },
+      { status: result.reason === 'not-found' ? 404 : 409 },
+    );
+  if (!result.sent)
+    return Response.json(
+      { success: false, message: 'The email could not be sent. Please try again later.' },
+      { status: 502 },
+    );
+  return Response.json({ success: true, message: 'Certificate sent to your email' });
+}
+
+export function loader() {
+  return Response.json(
+    { success: false, message: 'Method not allowed' },
+    { status: 405, headers: { Allow: 'POST' } },
+  );
+}

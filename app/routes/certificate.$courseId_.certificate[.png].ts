@@ -1,0 +1,25 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { getCompletion, getOwnedCourse, toCertificateData } from '~/models/completions.server';
+import { CERTIFICATE_FILENAME, certificatePng } from '~/services/certificate.server';
+import { requireUser } from '~/utils/auth.server';
+
+/**
+ * The certificate image: the page shows it, `?download=1` saves it as
+ * certificate.png. Owner only; a course that is not finished has none.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const courseId = params.courseId ?? '';
+  const completion = getOwnedCourse(user.id, courseId) ? getCompletion(courseId) : undefined;
+  if (!completion) throw new Response('Not Found', { status: 404 });
+  const png = await certificatePng(toCertificateData(completion));
+  const download = new URL(request.url).searchParams.has('download');
+  return new Response(new Uint8Array(png), {
+    headers: {
+      'Content-Type': 'image/png',
+      'Content-Length': String(png.length),
+      'Content-Disposition': `${download ? 'attachment' : 'inline'}; filename="${CERTIFICATE_FILENAME}"`,
+      'Cache-Control': 'private, max-age=3600',
+    },
+  });
+}

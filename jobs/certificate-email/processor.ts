@@ -1,0 +1,12 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import { certificateEmailPayload } from './queue';
+import { retryCertificateEmail } from '~/models/completions.server';
+
+/** Sends a certificate email that failed at finish time; throws (so BullMQ retries) while it fails. */
+export async function processCertificateEmail(job: Job) {
+  const { courseId } = certificateEmailPayload.parse(job.data);
+  const outcome = await retryCertificateEmail(courseId);
+  if (outcome === 'gone') throw new UnrecoverableError('The course or its completion is gone');
+  if (outcome === 'failed') throw new Error('The certificate email could not be sent');
+  return { outcome };
+}
