@@ -42,7 +42,8 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; message: string };
 
 /** Parses a body with a schema; on failure gives the message to show (never throws). */
 export function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.infer<S>> {
-  const result = schema.safeParse(body);
+  // A body that is not an object at all is treated as one with every field missing.
+  const result = schema.safeParse(body && typeof body === 'object' ? body : {});
   return result.success
     ? { ok: true, data: result.data }
     : { ok: false, message: firstMessage(result.error) };

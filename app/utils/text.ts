@@ -1,0 +1,5 @@
+/** The first `words` words of a title, with "..." when some were cut. */
+export function truncateWords(text: string, words: number): string {
+  const parts = text.trim().split(/\s+/);
+  return parts.length > words ? `${parts.slice(0, words).join(' ')}...` : text.trim();
+}
