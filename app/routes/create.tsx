@@ -10,8 +10,9 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
-import { isPaid, startOutline } from '~/services/course-generation.server';
+import { isPaid, planLimitMessage, startOutline } from '~/services/course-generation.server';
 import courseStyles from '~/styles/course.css?url';
+import { aiAllowance } from '~/utils/ai-rate-limit.server';
 import { requireUser } from '~/utils/auth.server';
 import {
   COURSE_TYPE_LABELS,
@@ -21,8 +22,6 @@ import {
   PAID_ONLY_MESSAGE,
   REQUIRED_MESSAGE,
 } from '~/utils/course-rules';
-import { env } from '~/utils/env.server';
-import { hit } from '~/utils/rate-limit.server';
 import {
   parseWith,
   readBody,
@@ -103,10 +102,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = parseWith(createSchema, { ...body, subtopic: list(body.subtopic) });
   if (!parsed.ok) return data({ error: parsed.message, values }, { status: 400 });
 
-  const limit = await hit(
-    { name: 'ai:member', max: env().AI_REQUESTS_PER_HOUR, windowSeconds: 3600 },
-    user.id,
-  );
+  const refused = planLimitMessage(user, parsed.data);
+  if (refused) return data({ error: refused, values }, { status: 403 });
+  const limit = await aiAllowance(user);
   if (!limit.allowed)
     return data(
       { error: 'You have generated a lot of courses this hour. Please try again later.', values },

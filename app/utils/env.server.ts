@@ -38,7 +38,7 @@ export const envSchema = z.object({
   DEMO_MODE: flag,
 
   ANTHROPIC_API_KEY: optionalText,
-  ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-6'),
   ANTHROPIC_BASE_URL: z.url().optional(),
   UNSPLASH_ACCESS_KEY: optionalText,
   YOUTUBE_API_KEY: optionalText,
