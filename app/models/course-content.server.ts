@@ -100,7 +100,7 @@ export function courseContent(course: Pick<Course, 'id' | 'mainTopic'>): CourseC
         const lesson = bodies.get(summary.id)!;
         return {
           title: lesson.title,
-          theory: lesson.theory ?? '',
+          theory: lesson.theory ? sanitizeHtml(lesson.theory) : '',
           youtube: lesson.youtubeId ?? '',
           image: lesson.imageUrl ?? '',
           done: lesson.done,

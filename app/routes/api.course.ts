@@ -7,12 +7,7 @@ import {
   parseContent,
 } from '~/models/course-content.server';
 import { getCourseForUser } from '~/models/courses.server';
-import {
-  createCourseFromContent,
-  FREE_TOPIC_COUNT,
-  isPaid,
-  PAID_ONLY_MESSAGE,
-} from '~/services/course-generation.server';
+import { contentLimitMessage, createCourseFromContent } from '~/services/course-generation.server';
 import { requireAiAllowance } from '~/utils/ai-rate-limit.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { badRequest, requireValidBody, requiredText } from '~/utils/validation.server';
@@ -60,8 +55,8 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   const topics = parseContent(body.content);
   if (!topics) return badRequest(CONTENT_MESSAGE);
-  if (!isPaid(user) && (body.type === 'video' || topics.length > FREE_TOPIC_COUNT))
-    return Response.json({ success: false, message: PAID_ONLY_MESSAGE }, { status: 403 });
+  const refused = contentLimitMessage(user, { topicCount: topics.length, type: body.type });
+  if (refused) return Response.json({ success: false, message: refused }, { status: 403 });
   if (topics.some((topic) => topic.subtopics.some((lesson) => !lesson.theory)))
     await requireAiAllowance(user);
   const courseId = await createCourseFromContent(user, {

@@ -14,6 +14,7 @@ import { getLessonOfCourse, markLessonDone, parseCredit } from '~/models/lessons
 import { keepCourseGenerating } from '~/services/course-generation.server';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
+import { sanitizeHtml } from '~/utils/sanitize-html.server';
 import { truncateWords } from '~/utils/text';
 import { useLongPoll } from '~/utils/use-long-poll';
 
@@ -59,7 +60,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       state: lesson.state,
       attempts: lesson.attempts,
       mediaState: lesson.mediaState,
-      theory: lesson.theory,
+      // Sanitized when stored and again on output (ADR 0201): stored HTML never runs script.
+      theory: lesson.theory ? sanitizeHtml(lesson.theory) : null,
       imageUrl: lesson.imageUrl,
       imageCredit: parseCredit(lesson.imageCredit),
       youtubeId: lesson.youtubeId,
@@ -196,7 +198,7 @@ export default function CourseView() {
               <div
                 className="theory"
                 data-testid="lesson-theory"
-                // Sanitized on the server when stored (app/utils/sanitize-html.server.ts).
+                // Sanitized by the loader (app/utils/sanitize-html.server.ts).
                 dangerouslySetInnerHTML={{ __html: lesson.theory }}
               />
             </>

@@ -19,7 +19,8 @@ import {
   type Outline,
 } from '~/models/outlines.server';
 import type { User } from '~/models/users.server';
-import { FREE_TOPIC_COUNT, PAID_ONLY_MESSAGE } from '~/utils/course-rules';
+import { getPlan, isPaidPlan } from '~/models/plans';
+import { PAID_ONLY_MESSAGE } from '~/utils/course-rules';
 import { log } from '~/utils/logger.server';
 
 /**
@@ -34,18 +35,31 @@ export {
 } from '~/utils/course-rules';
 
 export function isPaid(user: Pick<User, 'plan'>): boolean {
-  return user.plan !== 'free';
+  return isPaidPlan(user.plan);
 }
 
-/** The spec's free-plan limits: 5 topics and theory-and-image courses only. */
+/** The spec's free-plan limits (app/models/plans.ts): 5 topics and theory-and-image only. */
 export function planLimitMessage(
   user: Pick<User, 'plan'>,
   request: { topicCount: number; type: CourseType },
 ): string | null {
-  if (isPaid(user)) return null;
-  return request.topicCount !== FREE_TOPIC_COUNT || request.type !== 'text'
-    ? PAID_ONLY_MESSAGE
-    : null;
+  const { limits } = getPlan(user.plan);
+  return limits.topicCounts.includes(request.topicCount) &&
+    (limits.courseTypes as readonly CourseType[]).includes(request.type)
+    ? null
+    : PAID_ONLY_MESSAGE;
+}
+
+/** For content an API client brings: no more topics than the plan's largest choice. */
+export function contentLimitMessage(
+  user: Pick<User, 'plan'>,
+  content: { topicCount: number; type: CourseType },
+): string | null {
+  const { limits } = getPlan(user.plan);
+  return content.topicCount <= Math.max(...limits.topicCounts) &&
+    (limits.courseTypes as readonly CourseType[]).includes(content.type)
+    ? null
+    : PAID_ONLY_MESSAGE;
 }
 
 export type Started<T> = { ok: true; value: T } | { ok: false; message: string };

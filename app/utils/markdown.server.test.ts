@@ -18,9 +18,9 @@ describe('markdownToSafeHtml', () => {
     expect(html).toContain('<img src="https://x.test/a.png" />');
   });
 
-  it('opens links in a new tab without opener access', () => {
-    expect(sanitizeHtml('<a href="https://example.com">x</a>')).toBe(
-      '<a href="https://example.com" target="_blank" rel="noopener noreferrer nofollow">x</a>',
+  it('keeps ordinary links and drops unknown attributes', () => {
+    expect(sanitizeHtml('<a href="https://example.com" onclick="x()" id="y">x</a>')).toBe(
+      '<a href="https://example.com">x</a>',
     );
   });
 });

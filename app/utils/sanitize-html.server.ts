@@ -1,35 +1,97 @@
 import sanitize from 'sanitize-html';
 
 /**
- * Untrusted HTML (model output, API clients, admin texts) made safe to render:
- * formatting, lists, tables, code, links and images only; no scripts, styles,
- * event handlers, iframes or javascript: URLs. Links open safely in a new tab.
+ * The one HTML sanitizer for stored rich text (policy pages, lesson theory).
+ * An allowlist: document-like tags only, no script, style, iframe, form or
+ * event-handler attributes, and links and images only to http(s), mailto and
+ * tel URLs (never javascript: or data:). Applied on output, so whatever is in
+ * the database can never run script in a visitor's browser.
  */
 const OPTIONS: sanitize.IOptions = {
   allowedTags: [
-    ...sanitize.defaults.allowedTags.filter((tag) => tag !== 'iframe'),
-    'img',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'div',
+    'span',
+    'section',
+    'article',
+    'blockquote',
+    'pre',
+    'code',
+    'kbd',
+    'samp',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
     'del',
     'ins',
-    'sup',
+    'mark',
+    'small',
     'sub',
+    'sup',
+    'abbr',
+    'cite',
+    'q',
+    'a',
+    'ul',
+    'ol',
+    'li',
+    'dl',
+    'dt',
+    'dd',
+    'table',
+    'caption',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'figure',
+    'figcaption',
+    'img',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],
-    img: ['src', 'alt', 'title', 'width', 'height'],
+    img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
+    abbr: ['title'],
+    th: ['scope', 'colspan', 'rowspan'],
+    td: ['colspan', 'rowspan'],
+    ol: ['start', 'reversed'],
     code: ['class'],
-    th: ['align', 'colspan', 'rowspan'],
-    td: ['align', 'colspan', 'rowspan'],
-    ol: ['start'],
+    // No id or name: stored HTML must not clobber the page's own elements or globals.
+    '*': ['lang', 'dir'],
   },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
+  // Syntax-highlighting hints on code only, e.g. class="language-ts".
   allowedClasses: { code: [/^language-[\w-]+$/] },
+  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowProtocolRelative: false,
+  // Drop disallowed tags but keep their text; script/style bodies are dropped entirely.
+  disallowedTagsMode: 'discard',
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'template'],
   transformTags: {
-    a: sanitize.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer nofollow' }),
+    // A link that opens a new tab must not hand the new page a handle on this one.
+    a: (tagName, attribs) => {
+      const next = { ...attribs };
+      if (next.target === '_blank') next.rel = 'noopener noreferrer';
+      else delete next.target;
+      return { tagName, attribs: next };
+    },
   },
 };
 
-export function sanitizeHtml(html: string): string {
-  return sanitize(html, OPTIONS);
+/** Safe HTML from untrusted or stored HTML; what remains can be rendered as is. */
+export function sanitizeHtml(dirty: string): string {
+  return sanitize(dirty, OPTIONS);
 }

@@ -1,5 +1,6 @@
 /** The first `words` words of a title, with "..." when some were cut. */
 export function truncateWords(text: string, words: number): string {
   const parts = text.trim().split(/\s+/);
-  return parts.length > words ? `${parts.slice(0, words).join(' ')}...` : text.trim();
+  const kept = parts.slice(0, words).join(' ');
+  return parts.length > words ? `${kept}...` : kept;
 }

@@ -64,13 +64,11 @@ export function createMember(
   return member;
 }
 
-/** Signs the browser context in as the member (a session row and its signed cookie). */
-export async function signInAs(
-  context: BrowserContext,
-  baseURL: string,
+/** A session row for the member and its signed cookie value, as the app makes them. */
+export async function sessionCookieValue(
   dataDir: string,
   member: Pick<Member, 'id'>,
-) {
+): Promise<string> {
   const token = newSecretToken();
   appDatabase(dataDir)
     .insert(sessions)
@@ -83,7 +81,17 @@ export async function signInAs(
   const secret = fs.readFileSync(path.join(dataDir, 'session-secret'), 'utf8').trim();
   const cookie = createCookie('__session', { path: '/', httpOnly: true, secrets: [secret] });
   const serialized = await cookie.serialize(token);
-  const value = serialized.slice('__session='.length, serialized.indexOf(';'));
+  return serialized.slice('__session='.length, serialized.indexOf(';'));
+}
+
+/** Signs the browser context in as the member (a session row and its signed cookie). */
+export async function signInAs(
+  context: BrowserContext,
+  baseURL: string,
+  dataDir: string,
+  member: Pick<Member, 'id'>,
+) {
+  const value = await sessionCookieValue(dataDir, member);
   await context.addCookies([{ name: '__session', value, url: baseURL, httpOnly: true }]);
 }
 
