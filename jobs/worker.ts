@@ -73,16 +73,15 @@ export async function startWorkers() {
 
 const isEntryPoint = process.argv[1]?.endsWith('jobs/worker.ts');
 if (isEntryPoint) {
-  startWorkers()
-    .then(({ stop }) => {
-      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-        process.once(signal, () => {
-          void stop().then(() => process.exit(0));
-        });
-      }
-    })
-    .catch((error: unknown) => {
-      log.error('worker.start_failed', { error });
-      process.exit(1);
+  const started = startWorkers();
+  // Handlers go in before start-up finishes, so a signal during it still stops cleanly.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      void started.then(({ stop }) => stop()).then(() => process.exit(0));
     });
+  }
+  started.catch((error: unknown) => {
+    log.error('worker.start_failed', { error });
+    process.exit(1);
+  });
 }
