@@ -66,8 +66,8 @@ describe('course generation in a browser', () => {
       '/create',
     );
 
-    // One later lesson will meet an overloaded AI four times before it is written.
-    writeKnobs(dataDir, { MOCK_AI_FAIL_FIRST: 4, MOCK_AI_FAIL_MATCH: 'How Photosynthesis Works' });
+    // One later lesson meets an overloaded AI five times (about 30 s of backoff) first.
+    writeKnobs(dataDir, { MOCK_AI_FAIL_FIRST: 5, MOCK_AI_FAIL_MATCH: 'How Photosynthesis Works' });
     await page.getByRole('button', { name: 'Generate Course' }).click();
     await page.waitForURL(/\/course\/[\w-]+$/);
 
@@ -208,5 +208,59 @@ describe('course generation in a browser', () => {
       .all();
     expect(stored).toEqual([]);
     await page.context().close();
+  });
+
+  it('turns the progress circle into the Certificate link at 100%', async () => {
+    const page = await newPage(browser, baseURL);
+    await signUp(page.context(), baseURL, dataDir);
+    // A two-lesson course an API client brought, already written.
+    const lesson = (title: string) => ({ title, theory: `<p>All about ${title}.</p>` });
+    const created = await page.request.post('/api/course', {
+      data: {
+        mainTopic: 'Knots',
+        type: 'text',
+        content: {
+          knots: [{ title: 'Basics', subtopics: [lesson('Bowline'), lesson('Reef Knot')] }],
+        },
+      },
+    });
+    expect(created.status()).toBe(200);
+    const { courseId } = (await created.json()) as { courseId: string };
+
+    await page.goto(`/course/${courseId}`);
+    await page.getByTestId('lesson-theory').getByText('All about Bowline.').waitFor();
+    await progress(page, 50);
+    await lessonLink(page, 'Reef Knot').click();
+    const certificate = page.getByRole('link', { name: 'Certificate' });
+    await certificate.waitFor();
+    await expect(page.getByTestId('progress').count()).resolves.toBe(0);
+    await expect(certificate.getAttribute('href')).resolves.toBe(`/certificate/${courseId}`);
+    await page.context().close();
+  });
+
+  it('works without JavaScript, from /create to the first lesson', async () => {
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await signUp(context, baseURL, dataDir);
+    await page.goto('/create');
+    await page.getByLabel('Topic', { exact: true }).fill('Gardening');
+    await page.getByLabel('Sub Topic 1').fill('Soil');
+    await page.getByRole('button', { name: 'Add Sub-Topic' }).click();
+    await page.getByLabel('Sub Topic 2').fill('Compost');
+    await expect(page.getByLabel('Sub Topic 1').inputValue()).resolves.toBe('Soil');
+    await page.getByRole('button', { name: 'Submit' }).click();
+
+    await page.waitForURL(/\/topics\/[\w-]+$/);
+    await page.getByTestId('outline').waitFor({ timeout: 20_000 });
+    await expect(page.getByTestId('outline').getByRole('heading').allInnerTexts()).resolves.toEqual(
+      expect.arrayContaining(['Soil', 'Compost']),
+    );
+    await page.getByRole('button', { name: 'Generate Course' }).click();
+    await page.waitForURL(/\/course\/[\w-]+$/);
+    await page
+      .getByTestId('lesson-theory')
+      .getByText('Understanding Soil in Gardening')
+      .waitFor({ timeout: 20_000 });
+    await context.close();
   });
 });
