@@ -176,11 +176,22 @@ describe('course generation with the real worker', () => {
     );
     await stopWorker(first, 'SIGKILL');
     expect(courseStatus(courseId).ready).toBeLessThan(10);
+    // 'exit' can come before the last output is read: wait for the pipes to close too.
+    if (first.child.stdout && !first.child.stdout.closed)
+      await new Promise((resolve) => first.child.once('close', resolve));
 
     const second = startWorker();
     await second.ready;
     const status = await waitFor(() => allReady(courseStatus(courseId)));
     expect(status.ready).toBe(10);
+    // Every 'lesson.stored' line of the second worker is out before its lesson is ready.
+    await waitFor(
+      () =>
+        (first.output() + second.output()).split('"lesson.stored"').length - 1 >= 10
+          ? true
+          : undefined,
+      10_000,
+    ).catch(() => undefined);
 
     const rows = listLessonsOfCourse(courseId);
     expect(rows).toHaveLength(10);
