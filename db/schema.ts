@@ -72,6 +72,9 @@ export const COURSE_TYPES = ['text', 'video'] as const;
 export type CourseType = (typeof COURSE_TYPES)[number];
 export const GENERATION_STATES = ['queued', 'running', 'retrying', 'done', 'failed'] as const;
 export type GenerationState = (typeof GENERATION_STATES)[number];
+/** A lesson's image or video: fetched with the theory, retried on its own if the vendor failed. */
+export const MEDIA_STATES = ['pending', 'done', 'retrying'] as const;
+export type MediaState = (typeof MEDIA_STATES)[number];
 
 /** An outline asked of the AI before the member decides to generate the course (/topics). */
 export const outlines = sqliteTable(
@@ -144,21 +147,26 @@ export const lessons = sqliteTable(
       .notNull()
       .references(() => topics.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
+    /** Place in the whole course (0 = the first lesson), for ordering and job priority. */
+    ordinal: integer('ordinal').notNull().default(0),
     title: text('title').notNull(),
     /** Sanitized HTML rendered from the model's Markdown. */
     theory: text('theory'),
     imageUrl: text('image_url'),
+    /** JSON `{ name, url }`: the photographer, as the image API's terms require. */
     imageCredit: text('image_credit'),
     youtubeId: text('youtube_id'),
     done: integer('done', { mode: 'boolean' }).notNull().default(false),
+    /** The theory: a lesson is readable once this is 'done'. */
     state: text('state', { enum: GENERATION_STATES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     generatedAt: integer('generated_at', { mode: 'timestamp_ms' }),
+    mediaState: text('media_state', { enum: MEDIA_STATES }).notNull().default('pending'),
   },
   (t) => [
     uniqueIndex('lessons_topic_position_unique').on(t.topicId, t.position),
-    index('lessons_course_idx').on(t.courseId),
+    index('lessons_course_idx').on(t.courseId, t.ordinal),
   ],
 );
 

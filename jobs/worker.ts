@@ -22,6 +22,7 @@ export async function startWorkers() {
       concurrency: registration.concurrency(),
       lockDuration,
       stalledInterval: lockDuration,
+      ...registration.workerOptions,
       settings: {
         backoffStrategy: (attemptsMade, type) =>
           type === UNLIMITED_BACKOFF_TYPE

@@ -1,14 +1,18 @@
 import { http, HttpResponse, delay } from 'msw';
+import { nextCall, readKnobs } from './knobs';
 
 /**
  * Anthropic Messages API (POST /v1/messages), answered in its real wire format
  * so the real `@anthropic-ai/sdk` code runs. Requests that force a tool get a
- * `tool_use` block built by `toolAnswer`; others get Markdown text.
+ * `tool_use` block (the course outline tool is answered with a plausible,
+ * topic-specific outline); others get Markdown text: a lesson on the prompt's
+ * sub-topic, or a summary when the prompt carries a transcript.
  *
- * Knobs (environment, read per request so tests can change them):
- * - MOCK_AI_LATENCY_MS: wait this long before answering.
+ * Latency, failures (429/500/529) and malformed outlines are set by the knobs
+ * in `mocks/knobs.ts`.
  */
 export const ANTHROPIC_URL = 'https://api.anthropic.com';
+export const OUTLINE_TOOL = 'course_outline';
 
 interface MessagesRequest {
   model: string;
@@ -20,11 +24,11 @@ interface MessagesRequest {
 }
 
 export type ToolAnswerer = (toolName: string, prompt: string) => Record<string, unknown>;
-let toolAnswer: ToolAnswerer = () => ({});
+let otherTools: ToolAnswerer = () => ({});
 
-/** Later features register how the mock fills in each tool they force. */
+/** Other features register how the mock fills in the tools they force. */
 export function setAnthropicToolAnswerer(answerer: ToolAnswerer) {
-  toolAnswer = answerer;
+  otherTools = answerer;
 }
 
 export function lastUserText(body: MessagesRequest): string {
@@ -34,12 +38,86 @@ export function lastUserText(body: MessagesRequest): string {
   return last.content.map((part) => part.text ?? '').join('\n');
 }
 
+function field(prompt: string, label: string): string | undefined {
+  const match = new RegExp(`^${label}:[ \\t]*(.*)$`, 'im').exec(prompt);
+  return match?.[1]?.trim() || undefined;
+}
+
+/** Topic titles that read as a real course on `main`, member topics first. */
+export function mockOutline(main: string, count: number, memberTopics: string[]) {
+  const templates: [string, string[]][] = [
+    [`Introduction to ${main}`, [`What is ${main}?`, `Why Learn ${main}`]],
+    [`${main} Fundamentals`, [`Basic ${main} Terminology`, `First Steps with ${main}`]],
+    [`Core Concepts of ${main}`, [`The Building Blocks of ${main}`, `How ${main} Works`]],
+    [`Working with ${main}`, [`Setting Up for ${main}`, `Everyday ${main} Tasks`]],
+    [`${main} in Practice`, [`A Real-World ${main} Example`, `Common ${main} Mistakes`]],
+    [`Advanced ${main}`, [`Advanced ${main} Techniques`, `${main} Performance Tips`]],
+    [`${main} Tools and Ecosystem`, [`Popular ${main} Tools`, `The ${main} Community`]],
+    [`Common ${main} Patterns`, [`Reusable ${main} Patterns`, `Anti-Patterns in ${main}`]],
+    [`Testing and Debugging ${main}`, [`Testing ${main}`, `Debugging ${main} Problems`]],
+    [`${main} Best Practices`, [`${main} Best Practices Checklist`, `Where to Go Next`]],
+  ];
+  const topics = memberTopics
+    .slice(0, count)
+    .map((topic) => ({ title: topic, subtopics: [`${topic} in ${main}`, `${topic} by Example`] }));
+  for (let i = 0; topics.length < count; i += 1) {
+    const [title, subtopics] = templates[i % templates.length]!;
+    const round = Math.floor(i / templates.length);
+    topics.push({
+      title: round ? `${title} (Part ${round + 1})` : title,
+      subtopics: round ? subtopics.map((s) => `${s} (Part ${round + 1})`) : subtopics,
+    });
+  }
+  return topics.map((topic) => ({
+    title: topic.title,
+    subtopics: topic.subtopics.map((title) => ({
+      title,
+      theory: '',
+      youtube: '',
+      image: '',
+      done: false,
+    })),
+  }));
+}
+
+function outlineAnswer(prompt: string, malformedTry: number | undefined): Record<string, unknown> {
+  const main = field(prompt, 'Main topic') ?? prompt.replace(/\s+/g, ' ').slice(0, 60).trim();
+  const key = main.toLowerCase();
+  if (malformedTry !== undefined) {
+    const broken = [
+      { [key]: '```json\n[{"title": "Unfinished' },
+      { [key]: [{ title: '', subtopics: [] }] },
+      { answer: 'I could not produce an outline.' },
+    ];
+    return broken[(malformedTry - 1) % broken.length]!;
+  }
+  const count = Number(field(prompt, 'Number of topics') ?? 5) || 5;
+  const memberTopics = (field(prompt, 'Topics to include') ?? '')
+    .split(';')
+    .map((topic) => topic.trim())
+    .filter(Boolean);
+  return { [key]: mockOutline(main, count, memberTopics) };
+}
+
 export function mockMarkdownLesson(prompt: string): string {
-  const subject = prompt.replace(/\s+/g, ' ').trim().slice(0, 120) || 'this topic';
+  const main = field(prompt, 'Main topic') ?? 'this course';
+  const subject =
+    field(prompt, 'Sub-topic') ?? (prompt.replace(/\s+/g, ' ').trim().slice(0, 120) || 'the topic');
+  if (/^Transcript:/im.test(prompt)) {
+    return [
+      `## ${subject}: a summary`,
+      '',
+      `This summary of a video lesson explains **${subject}** as part of ${main}.`,
+      '',
+      '- The main idea, in plain words',
+      '- One example from the video',
+      '- What to remember',
+    ].join('\n');
+  }
   return [
     `## Understanding ${subject}`,
     '',
-    `${subject} is easiest to learn from its core ideas outward. This lesson introduces the key terms, shows a worked example and ends with a short summary.`,
+    `**${subject}** is an essential part of ${main}. This lesson introduces the key terms, shows a worked example and ends with a short summary.`,
     '',
     '### Key ideas',
     '',
@@ -50,7 +128,7 @@ export function mockMarkdownLesson(prompt: string): string {
     '### Example',
     '',
     '```',
-    `example("${subject.slice(0, 40)}")`,
+    `example("${subject.slice(0, 40).replace(/"/g, "'")}")`,
     '```',
     '',
     '### Summary',
@@ -63,16 +141,39 @@ function usage(text: string) {
   return { input_tokens: 50, output_tokens: Math.ceil(text.length / 4) };
 }
 
+const ERROR_TYPES = { 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error' };
+
 export const anthropicHandlers = [
   http.post(`${ANTHROPIC_URL}/v1/messages`, async ({ request }) => {
-    const latency = Number(process.env.MOCK_AI_LATENCY_MS ?? 0);
-    if (latency > 0) await delay(latency);
+    const knobs = readKnobs();
+    if (knobs.aiLatencyMs > 0) await delay(knobs.aiLatencyMs);
     const body = (await request.json()) as MessagesRequest;
     const prompt = lastUserText(body);
     const forcedTool = body.tool_choice?.type === 'tool' ? body.tool_choice.name : undefined;
     const id = `msg_mock_${Math.random().toString(36).slice(2, 12)}`;
+
+    const affected = !knobs.aiFailMatch || prompt.includes(knobs.aiFailMatch);
+    if (knobs.aiFailFirst > 0 && affected) {
+      const call = nextCall('fail', prompt, knobs.version);
+      if (call <= knobs.aiFailFirst) {
+        const status = knobs.aiFailStatus;
+        return HttpResponse.json(
+          { type: 'error', error: { type: ERROR_TYPES[status], message: 'Mock failure' } },
+          { status, headers: status === 429 ? { 'retry-after': '1' } : undefined },
+        );
+      }
+    }
+
     if (forcedTool) {
-      const input = toolAnswer(forcedTool, prompt);
+      let malformedTry: number | undefined;
+      if (forcedTool === OUTLINE_TOOL && knobs.aiMalformed > 0) {
+        const call = nextCall('malformed', prompt, knobs.version);
+        if (call <= knobs.aiMalformed) malformedTry = call;
+      }
+      const input =
+        forcedTool === OUTLINE_TOOL
+          ? outlineAnswer(prompt, malformedTry)
+          : otherTools(forcedTool, prompt);
       return HttpResponse.json({
         id,
         type: 'message',

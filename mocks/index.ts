@@ -1,13 +1,15 @@
 import type { RequestHandler } from 'msw';
 import { anthropicHandlers } from './anthropic';
+import { unsplashHandlers } from './unsplash';
+import { youtubeHandlers } from './youtube';
 
 /** The HTTP mocks of every vendor, one file each; `mocked` says which ones to answer. */
 export type Vendor = 'anthropic' | 'unsplash' | 'youtube' | 'paypal' | 'razorpay';
 
 export const vendorHandlers: Record<Vendor, RequestHandler[]> = {
   anthropic: anthropicHandlers,
-  unsplash: [],
-  youtube: [],
+  unsplash: unsplashHandlers,
+  youtube: youtubeHandlers,
   paypal: [],
   razorpay: [],
 };

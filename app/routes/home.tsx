@@ -1,23 +1,74 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Link } from '@remix-run/react';
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import { listCoursesForUser } from '~/models/courses.server';
+import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
+import { COURSE_TYPE_LABELS } from '~/utils/course-rules';
+import { CertificateLink } from '~/components/certificate-link';
 
-// Placeholder until the course list replaces it.
-export const meta: MetaFunction = () => [{ title: 'Home | CourseGen' }];
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
+export const meta: MetaFunction = () => [{ title: 'My Courses | CourseGen' }];
 
+const TYPE_LABELS = COURSE_TYPE_LABELS;
+
+/** The member's own courses, newest first (cards only: no lesson is read). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return {
+    courses: listCoursesForUser(user.id).map((course) => ({
+      id: course.id,
+      mainTopic: course.mainTopic,
+      type: course.type,
+      photoUrl: course.photoUrl,
+      createdAt: course.createdAt.toISOString(),
+      completed: course.completedAt !== null,
+    })),
+  };
 }
 
 export default function Home() {
+  const { courses } = useLoaderData<typeof loader>();
   return (
-    <section className="page">
+    <section className="page home-page">
       <h1>My Courses</h1>
-      <p>Nothing Found</p>
-      <Link to="/create" className="button primary">
-        Generate Course
-      </Link>
+      {courses.length === 0 ? (
+        <div className="empty center">
+          <p>Nothing Found</p>
+          <Link to="/create" className="button primary">
+            Generate Course
+          </Link>
+        </div>
+      ) : (
+        <ul className="course-cards">
+          {courses.map((course) => (
+            <li key={course.id} className="course-card card" data-testid="course-card">
+              <img
+                src={course.photoUrl ?? '/images/course-placeholder.svg'}
+                alt=""
+                width={400}
+                height={225}
+              />
+              <h2>{course.mainTopic.toUpperCase()}</h2>
+              <p className="muted">{TYPE_LABELS[course.type]}</p>
+              <p className="muted">
+                <time dateTime={course.createdAt}>
+                  {new Date(course.createdAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}
+                </time>
+              </p>
+              <div className="row">
+                <Link
+                  to={`/course/${course.id}`}
+                  className="button primary"
+                  aria-label={`Continue ${course.mainTopic}`}
+                >
+                  Continue
+                </Link>
+                {course.completed ? <CertificateLink courseId={course.id} /> : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

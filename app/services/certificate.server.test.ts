@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodePngSize } from '../../tests/support/cert-fixtures';
+import { decodePngSize } from '../../tests/support/courses';
 import {
   certificateEmail,
   certificateSvg,

@@ -38,7 +38,7 @@ export const envSchema = z.object({
   DEMO_MODE: flag,
 
   ANTHROPIC_API_KEY: optionalText,
-  ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-6'),
   ANTHROPIC_BASE_URL: z.url().optional(),
   UNSPLASH_ACCESS_KEY: optionalText,
   YOUTUBE_API_KEY: optionalText,
@@ -70,7 +70,23 @@ export const envSchema = z.object({
 
   JOB_LOCK_MS: positiveInt(30_000),
   JOB_BACKOFF_BASE_MS: positiveInt(1_000),
+  /** Lesson jobs one worker runs at once; unset means every lesson of a course at once. */
+  LESSON_CONCURRENCY: z.coerce.number().int().positive().optional(),
+  OUTLINE_CONCURRENCY: positiveInt(8),
+  /** Per member and hour: outlines, /api/prompt, /api/generate and the media /api calls. */
+  AI_REQUESTS_PER_HOUR: positiveInt(60),
+
+  // Knobs of the vendor mocks (demo mode only); see mocks/knobs.ts.
   MOCK_AI_LATENCY_MS: nonNegativeInt(0),
+  MOCK_AI_FAIL_FIRST: nonNegativeInt(0),
+  MOCK_AI_FAIL_STATUS: z.coerce
+    .number()
+    .refine((n) => [429, 500, 529].includes(n), 'must be 429, 500 or 529')
+    .default(529),
+  MOCK_AI_FAIL_MATCH: optionalText,
+  MOCK_AI_MALFORMED: z.union([z.literal('always'), z.coerce.number().int().min(0)]).default(0),
+  MOCK_MEDIA_FAIL: flag,
+  MOCK_TRANSCRIPT_UNAVAILABLE: flag,
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

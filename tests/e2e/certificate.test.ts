@@ -2,15 +2,14 @@ import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser';
+import { signInInBrowser } from '../support/accounts';
 import {
   completeAllLessons,
   decodePngSize,
-  findUserIdByEmail,
   insertCourse,
-  insertMember,
   readCompletion,
-  signInAs,
-} from '../support/cert-fixtures';
+} from '../support/courses';
+import { createMember, signUp } from '../support/members';
 
 const enGB = (date: Date) =>
   new Intl.DateTimeFormat('en-GB', {
@@ -32,11 +31,12 @@ describe('completing a course and earning its certificate', () => {
     await browser?.close();
   });
 
+  /** A new member, signed up through the sign-up page. */
   async function memberPage(name: string, options: { javaScriptEnabled?: boolean } = {}) {
-    const member = insertMember(dataDir, { name });
     const context = await browser.newContext({ baseURL, ...options });
-    await signInAs(context, baseURL, dataDir, member.id);
-    return { member, page: await context.newPage() };
+    const page = await context.newPage();
+    const member = await signUp(page, dataDir, { name });
+    return { member, page };
   }
 
   async function imageWidth(page: Page) {
@@ -109,13 +109,11 @@ describe('completing a course and earning its certificate', () => {
 
     // The admin finds the email with the same PNG attached in the demo outbox.
     const admin = await newPage(browser, baseURL);
-    await signInAs(
-      admin.context(),
-      baseURL,
-      dataDir,
-      findUserIdByEmail(dataDir, inject('adminEmail')),
-    );
     await admin.goto('/admin/outbox');
+    await signInInBrowser(admin, inject('adminEmail'), inject('adminPassword'), {
+      navigate: false,
+    });
+    await admin.waitForURL((url) => url.pathname === '/admin/outbox');
     const row = admin.getByRole('row').filter({ hasText: member.email });
     await row.getByRole('link', { name: 'Your certificate for Introduction to Astronomy' }).click();
     await admin.getByTestId('email-subject').waitFor();
@@ -195,7 +193,7 @@ describe('completing a course and earning its certificate', () => {
   });
 
   it("shows another member's certificate page as not found", async () => {
-    const owner = insertMember(dataDir, { name: 'Owner' });
+    const owner = createMember(dataDir, { name: 'Owner' });
     const courseId = insertCourse(dataDir, owner.id, {
       mainTopic: 'Secret Course',
       lessons: 1,

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { courseCompletions, outboxEmails } from '../../db/schema';
 import { freePort } from '../../scripts/lib/system';
-import { decodePngSize, insertCourse } from '../support/cert-fixtures';
+import { decodePngSize, insertCourse } from '../support/courses';
 import { spawnWorker, stopWorker } from '../support/worker-process';
 import {
   certificateEmailQueue,

@@ -1,15 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { createCookie } from '@remix-run/node';
 import Database from 'better-sqlite3';
-import type { BrowserContext } from 'playwright-core';
 
 /**
- * Test data written straight into a running app's SQLite file, for tests that
- * need members and finished courses without the sign-up pages or the
- * generation pipeline. (The lead may merge this with tests/support/members.ts.)
+ * Courses written straight into a running app's SQLite file, for tests that
+ * need finished courses without running the generation pipeline.
  */
 
 function open(dataDir: string) {
@@ -26,76 +22,6 @@ function withDb<T>(dataDir: string, work: (db: Database.Database) => T): T {
   } finally {
     db.close();
   }
-}
-
-export interface FixtureMember {
-  id: string;
-  email: string;
-  name: string;
-}
-
-/** A member row; the password hash matches no password (sign in with `signInAs`). */
-export function insertMember(
-  dataDir: string,
-  input: { name: string; email?: string } = { name: 'Test Member' },
-): FixtureMember {
-  const member = {
-    id: randomBytes(16).toString('base64url'),
-    email: input.email ?? `member-${randomBytes(6).toString('hex')}@example.com`,
-    name: input.name,
-  };
-  withDb(dataDir, (db) =>
-    db
-      .prepare(
-        `insert into users (id, email, name, password_hash, plan, role) values (?, ?, ?, '!', 'free', 'member')`,
-      )
-      .run(member.id, member.email.toLowerCase(), member.name),
-  );
-  return member;
-}
-
-export function findUserIdByEmail(dataDir: string, email: string): string {
-  const row = withDb(dataDir, (db) =>
-    db.prepare('select id from users where lower(email) = lower(?)').get(email),
-  ) as { id: string } | undefined;
-  if (!row) throw new Error(`No user ${email}`);
-  return row.id;
-}
-
-/**
- * A server-side session for the user and the signed `__session` cookie value
- * that carries it, signed with the app's secret exactly as auth.server.ts does.
- */
-export async function sessionCookieValue(dataDir: string, userId: string): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  withDb(dataDir, (db) =>
-    db
-      .prepare('insert into sessions (id, user_id, expires_at) values (?, ?, ?)')
-      .run(
-        createHash('sha256').update(token).digest('hex'),
-        userId,
-        Date.now() + 24 * 60 * 60 * 1000,
-      ),
-  );
-  const secret = fs.readFileSync(path.join(dataDir, 'session-secret'), 'utf8').trim();
-  const header = await createCookie('__session', {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secrets: [secret],
-  }).serialize(token);
-  return header.split(';')[0]!.slice('__session='.length);
-}
-
-/** Signs a browser context in as the user. */
-export async function signInAs(
-  context: BrowserContext,
-  baseURL: string,
-  dataDir: string,
-  userId: string,
-) {
-  const value = await sessionCookieValue(dataDir, userId);
-  await context.addCookies([{ name: '__session', value, url: baseURL, httpOnly: true }]);
 }
 
 /**

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import type { Course, NewTopic } from './courses.server';
+import { completionOf, courseOutline } from './courses.server';
+import { listLessonsOfCourse, updateLessonFromClient } from './lessons.server';
+import { MAX_SUBTOPICS_PER_TOPIC, MAX_TOPICS } from '~/services/ai.server';
+import { db } from '~/utils/db.server';
+import { sanitizeHtml } from '~/utils/sanitize-html.server';
+
+/**
+ * The spec's course JSON (section 3) is an API format only: an object keyed
+ * by the lower-cased main topic holding the topics, each with sub-topics
+ * { title, theory, youtube, image, done }. Storage is one row per lesson.
+ */
+export interface ContentLesson {
+  title: string;
+  theory: string;
+  youtube: string;
+  image: string;
+  done: boolean;
+}
+export interface ContentTopic {
+  title: string;
+  subtopics: ContentLesson[];
+}
+export type CourseContent = Record<string, ContentTopic[]>;
+
+const safeImage = (url: string) => (/^(https:\/\/|http:\/\/|\/(?!\/))\S+$/.test(url) ? url : '');
+const safeVideoId = (id: string) => (/^[\w-]{6,20}$/.test(id) ? id : '');
+
+const lessonSchema = z.object({
+  title: z.string().trim().min(1).max(200),
+  theory: z.string().max(200_000).optional().default(''),
+  youtube: z.string().trim().max(200).optional().default(''),
+  image: z.string().trim().max(2000).optional().default(''),
+  done: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+    .optional()
+    .default(false),
+});
+const topicsSchema = z
+  .array(
+    z.object({
+      title: z.string().trim().min(1).max(200),
+      subtopics: z.array(lessonSchema).min(1).max(MAX_SUBTOPICS_PER_TOPIC),
+    }),
+  )
+  .min(1)
+  .max(MAX_TOPICS);
+
+export const CONTENT_MESSAGE = 'The course content is not in the expected format';
+
+/** Reads `content` (an object, or its JSON text) into topics; null when malformed. */
+export function parseContent(value: unknown): ContentTopic[] | null {
+  let content = value;
+  if (typeof content === 'string') {
+    try {
+      content = JSON.parse(content);
+    } catch {
+      return null;
+    }
+  }
+  if (!content || typeof content !== 'object' || Array.isArray(content)) return null;
+  const entries = Object.values(content as Record<string, unknown>);
+  if (entries.length !== 1) return null;
+  const parsed = topicsSchema.safeParse(entries[0]);
+  if (!parsed.success) return null;
+  return parsed.data.map((topic) => ({
+    title: topic.title,
+    subtopics: topic.subtopics.map((lesson) => ({
+      title: lesson.title,
+      theory: lesson.theory.trim() ? sanitizeHtml(lesson.theory) : '',
+      youtube: safeVideoId(lesson.youtube),
+      image: safeImage(lesson.image),
+      done: lesson.done,
+    })),
+  }));
+}
+
+/** Parsed content as new rows. */
+export function contentToTopics(topics: ContentTopic[]): NewTopic[] {
+  return topics.map((topic) => ({
+    title: topic.title,
+    lessons: topic.subtopics.map((lesson) => ({
+      title: lesson.title,
+      theory: lesson.theory || null,
+      imageUrl: lesson.image || null,
+      youtubeId: lesson.youtube || null,
+      done: lesson.done,
+    })),
+  }));
+}
+
+/** A course's rows in the spec's JSON shape. */
+export function courseContent(course: Pick<Course, 'id' | 'mainTopic'>): CourseContent {
+  const bodies = new Map(listLessonsOfCourse(course.id).map((lesson) => [lesson.id, lesson]));
+  return {
+    [course.mainTopic.toLowerCase()]: courseOutline(course.id).map((topic) => ({
+      title: topic.title,
+      subtopics: topic.lessons.map((summary) => {
+        const lesson = bodies.get(summary.id)!;
+        return {
+          title: lesson.title,
+          theory: lesson.theory ? sanitizeHtml(lesson.theory) : '',
+          youtube: lesson.youtubeId ?? '',
+          image: lesson.imageUrl ?? '',
+          done: lesson.done,
+        };
+      }),
+    })),
+  };
+}
+
+/**
+ * /api/update: the learner's `done` marks and any content given, lesson by
+ * lesson. The content must have the course's shape (same topics and lesson
+ * counts); returns false otherwise and changes nothing.
+ */
+export function applyContentUpdate(courseId: string, topics: ContentTopic[]): boolean {
+  const outline = courseOutline(courseId);
+  const sameShape =
+    outline.length === topics.length &&
+    outline.every((topic, i) => topic.lessons.length === topics[i]!.subtopics.length);
+  if (!sameShape) return false;
+  db().transaction(() => {
+    outline.forEach((topic, i) =>
+      topic.lessons.forEach((lesson, j) => {
+        const given = topics[i]!.subtopics[j]!;
+        updateLessonFromClient(lesson.id, {
+          done: given.done,
+          theory: given.theory || undefined,
+          imageUrl: given.image || undefined,
+          youtubeId: given.youtube || undefined,
+        });
+      }),
+    );
+  });
+  return true;
+}
+
+/** A course as the spec's course record (section 3), with or without its content. */
+export function courseRecord(
+  course: Pick<Course, 'id' | 'userId' | 'mainTopic' | 'type' | 'photoUrl' | 'createdAt'> & {
+    completedAt?: Date | null;
+  },
+  withContent = false,
+) {
+  const completedAt =
+    course.completedAt !== undefined
+      ? course.completedAt
+      : (completionOf(course.id)?.completedAt ?? null);
+  return {
+    _id: course.id,
+    user: course.userId,
+    mainTopic: course.mainTopic,
+    type: course.type,
+    photo: course.photoUrl ?? '',
+    date: course.createdAt.toISOString(),
+    completed: completedAt !== null,
+    end: completedAt ? completedAt.toISOString() : null,
+    ...(withContent ? { content: courseContent(course) } : {}),
+  };
+}

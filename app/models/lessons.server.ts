@@ -1,0 +1,188 @@
+import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import { courses, lessons, type CourseType, type MediaState } from '../../db/schema';
+import { db } from '~/utils/db.server';
+
+/**
+ * One row per lesson. Every write here touches exactly one lesson row and only
+ * the columns its writer owns: a lesson job writes the generated content and
+ * its state, the learner writes `done`. So parallel jobs, and a learner
+ * studying while jobs run, never overwrite each other's work.
+ */
+export type Lesson = typeof lessons.$inferSelect;
+
+export interface LessonCredit {
+  name: string;
+  url: string;
+}
+
+export function parseCredit(value: string | null): LessonCredit | null {
+  if (!value) return null;
+  try {
+    const credit = JSON.parse(value) as Partial<LessonCredit>;
+    return typeof credit.name === 'string' && typeof credit.url === 'string'
+      ? { name: credit.name, url: credit.url }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+export const serializeCredit = (credit: LessonCredit) => JSON.stringify(credit);
+
+export interface LessonJobContext {
+  lesson: Lesson;
+  course: { id: string; mainTopic: string; type: CourseType; photoUrl: string | null };
+  /** The course's first lesson also looks for the course card photo. */
+  isFirst: boolean;
+}
+
+/** What a lesson job needs, or undefined when the lesson (or its course) was deleted. */
+export function getLessonJobContext(lessonId: number): LessonJobContext | undefined {
+  const row = db()
+    .select({
+      lesson: lessons,
+      course: {
+        id: courses.id,
+        mainTopic: courses.mainTopic,
+        type: courses.type,
+        photoUrl: courses.photoUrl,
+      },
+    })
+    .from(lessons)
+    .innerJoin(courses, eq(courses.id, lessons.courseId))
+    .where(eq(lessons.id, lessonId))
+    .get();
+  return row ? { ...row, isFirst: row.lesson.ordinal === 0 } : undefined;
+}
+
+export function getLesson(lessonId: number): Lesson | undefined {
+  return db().select().from(lessons).where(eq(lessons.id, lessonId)).get();
+}
+
+/** A lesson of this course (the caller has already checked the course is the member's). */
+export function getLessonOfCourse(lessonId: number, courseId: string): Lesson | undefined {
+  return db()
+    .select()
+    .from(lessons)
+    .where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId)))
+    .get();
+}
+
+export function firstLessonOf(courseId: string): Lesson | undefined {
+  return db()
+    .select()
+    .from(lessons)
+    .where(eq(lessons.courseId, courseId))
+    .orderBy(asc(lessons.ordinal))
+    .limit(1)
+    .get();
+}
+
+export function listLessonsOfCourse(courseId: string): Lesson[] {
+  return db()
+    .select()
+    .from(lessons)
+    .where(eq(lessons.courseId, courseId))
+    .orderBy(asc(lessons.ordinal))
+    .all();
+}
+
+/** A try starts: running the first time, retrying after a failure. Never undoes 'done'. */
+export function markLessonRunning(lessonId: number, failuresSoFar: number) {
+  db()
+    .update(lessons)
+    .set({ state: failuresSoFar > 0 ? 'retrying' : 'running' })
+    .where(and(eq(lessons.id, lessonId), ne(lessons.state, 'done')))
+    .run();
+}
+
+export interface LessonMedia {
+  imageUrl?: string | null;
+  imageCredit?: LessonCredit | null;
+  youtubeId?: string | null;
+}
+
+function mediaColumns(media: LessonMedia) {
+  return {
+    ...(media.imageUrl !== undefined ? { imageUrl: media.imageUrl } : {}),
+    ...(media.imageCredit !== undefined
+      ? { imageCredit: media.imageCredit ? serializeCredit(media.imageCredit) : null }
+      : {}),
+    ...(media.youtubeId !== undefined ? { youtubeId: media.youtubeId } : {}),
+  };
+}
+
+/**
+ * Stores a generated lesson once: only while it has no theory, so a job run
+ * twice (after a crash) cannot write it twice. Returns whether it stored.
+ */
+export function storeLessonContent(
+  lessonId: number,
+  content: { theory: string; media: LessonMedia; mediaState: MediaState },
+): boolean {
+  const result = db()
+    .update(lessons)
+    .set({
+      theory: content.theory,
+      ...mediaColumns(content.media),
+      mediaState: content.mediaState,
+      state: 'done',
+      lastError: null,
+      generatedAt: new Date(),
+    })
+    .where(and(eq(lessons.id, lessonId), isNull(lessons.theory)))
+    .run();
+  return result.changes === 1;
+}
+
+/** Media found later, after a vendor failure. */
+export function storeLessonMedia(lessonId: number, media: LessonMedia) {
+  db()
+    .update(lessons)
+    .set({ ...mediaColumns(media), mediaState: 'done', lastError: null })
+    .where(eq(lessons.id, lessonId))
+    .run();
+}
+
+/** A failed try: the lesson retries (or, when only its media failed, its media does). */
+export function recordLessonFailure(lessonId: number, failures: number, message: string) {
+  const lesson = getLesson(lessonId);
+  if (!lesson) return;
+  db()
+    .update(lessons)
+    .set(
+      lesson.theory
+        ? { mediaState: 'retrying', lastError: message.slice(0, 500) }
+        : { state: 'retrying', attempts: failures, lastError: message.slice(0, 500) },
+    )
+    .where(eq(lessons.id, lessonId))
+    .run();
+}
+
+/** The learner opened a generated lesson. Touches only `done`. */
+export function markLessonDone(lessonId: number) {
+  db()
+    .update(lessons)
+    .set({ done: true })
+    .where(and(eq(lessons.id, lessonId), eq(lessons.done, false), eq(lessons.state, 'done')))
+    .run();
+}
+
+/** Sets the learner's own fields and, when given, replaces content (API clients). */
+export function updateLessonFromClient(
+  lessonId: number,
+  update: { done: boolean; theory?: string; imageUrl?: string; youtubeId?: string },
+) {
+  db()
+    .update(lessons)
+    .set({
+      done: update.done,
+      ...(update.theory
+        ? { theory: update.theory, state: 'done' as const, generatedAt: new Date() }
+        : {}),
+      ...(update.imageUrl !== undefined ? { imageUrl: update.imageUrl || null } : {}),
+      ...(update.youtubeId !== undefined ? { youtubeId: update.youtubeId || null } : {}),
+    })
+    .where(eq(lessons.id, lessonId))
+    .run();
+}

@@ -1,0 +1,103 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { outlines, type CourseType, type GenerationState } from '../../db/schema';
+import { db } from '~/utils/db.server';
+import { newId } from '~/utils/ids.server';
+
+export type Outline = typeof outlines.$inferSelect;
+export type OutlineTopics = NonNullable<Outline['result']>;
+
+export function createOutline(input: {
+  userId: string;
+  mainTopic: string;
+  subtopics: string[];
+  topicCount: number;
+  courseType: CourseType;
+}): Outline {
+  return db()
+    .insert(outlines)
+    .values({ id: newId(), ...input })
+    .returning()
+    .get();
+}
+
+export function getOutline(id: string): Outline | undefined {
+  return db().select().from(outlines).where(eq(outlines.id, id)).get();
+}
+
+/** Another member's outline is as absent as one that never existed. */
+export function getOutlineForUser(id: string, userId: string): Outline | undefined {
+  return db()
+    .select()
+    .from(outlines)
+    .where(and(eq(outlines.id, id), eq(outlines.userId, userId)))
+    .get();
+}
+
+/** A try starts: running the first time, retrying after a failure. */
+export function markOutlineRunning(id: string, failuresSoFar: number) {
+  db()
+    .update(outlines)
+    .set({ state: failuresSoFar > 0 ? 'retrying' : 'running', updatedAt: new Date() })
+    .where(and(eq(outlines.id, id), isNull(outlines.result)))
+    .run();
+}
+
+/** Stores a validated outline once; a second writer changes nothing. Returns whether it stored. */
+export function storeOutlineResult(id: string, topics: OutlineTopics): boolean {
+  const result = db()
+    .update(outlines)
+    .set({ result: topics, state: 'done', lastError: null, updatedAt: new Date() })
+    .where(and(eq(outlines.id, id), isNull(outlines.result)))
+    .run();
+  return result.changes === 1;
+}
+
+export function recordOutlineFailure(id: string, failures: number, message: string) {
+  db()
+    .update(outlines)
+    .set({
+      state: 'retrying',
+      attempts: failures,
+      lastError: message.slice(0, 500),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(outlines.id, id), isNull(outlines.result)))
+    .run();
+}
+
+/** Links the outline to the course made from it, once; false if it already has one. */
+export function claimOutline(id: string, courseId: string): boolean {
+  return (
+    db()
+      .update(outlines)
+      .set({ courseId, updatedAt: new Date() })
+      .where(and(eq(outlines.id, id), isNull(outlines.courseId)))
+      .run().changes === 1
+  );
+}
+
+export interface OutlineStatus {
+  id: string;
+  state: GenerationState;
+  /** Failed tries so far. */
+  attempts: number;
+  mainTopic: string;
+  courseType: CourseType;
+  topics: OutlineTopics | null;
+  courseId: string | null;
+  /** Changes whenever anything above does (for long polling). */
+  version: string;
+}
+
+export function outlineStatus(outline: Outline): OutlineStatus {
+  return {
+    id: outline.id,
+    state: outline.state,
+    attempts: outline.attempts,
+    mainTopic: outline.mainTopic,
+    courseType: outline.courseType,
+    topics: outline.result ?? null,
+    courseId: outline.courseId,
+    version: `${outline.state}:${outline.attempts}:${outline.courseId ?? ''}`,
+  };
+}

@@ -1,0 +1,20 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { applyContentUpdate, CONTENT_MESSAGE, parseContent } from '~/models/course-content.server';
+import { getCourseForUser } from '~/models/courses.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { badRequest, requireValidBody, requiredText } from '~/utils/validation.server';
+
+const updateSchema = z.object({ courseId: requiredText(64), content: z.unknown() });
+
+/** POST /api/update { content, courseId }: done marks (and any content given), lesson by lesson. */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return new Response(null, { status: 405 });
+  const user = await requireApiUser(request);
+  const body = await requireValidBody(request, updateSchema);
+  const course = getCourseForUser(body.courseId, user.id);
+  if (!course) return Response.json({ success: false, message: 'Not Found' }, { status: 404 });
+  const topics = parseContent(body.content);
+  if (!topics || !applyContentUpdate(course.id, topics)) return badRequest(CONTENT_MESSAGE);
+  return Response.json({ success: true, message: 'Course updated successfully' });
+}

@@ -1,0 +1,222 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Link, useLoaderData, useRevalidator } from '@remix-run/react';
+import { useEffect, useMemo } from 'react';
+import { GenerationState } from '~/components/generation-state';
+import { ProgressCircle } from '~/components/progress-circle';
+import {
+  completionOf,
+  courseOutline,
+  courseStatus,
+  getCourseForUser,
+  type CourseStatus,
+} from '~/models/courses.server';
+import { getLessonOfCourse, markLessonDone, parseCredit } from '~/models/lessons.server';
+import { keepCourseGenerating } from '~/services/course-generation.server';
+import courseStyles from '~/styles/course.css?url';
+import { requireUser } from '~/utils/auth.server';
+import { sanitizeHtml } from '~/utils/sanitize-html.server';
+import { truncateWords } from '~/utils/text';
+import { useLongPoll } from '~/utils/use-long-poll';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.course.mainTopic} | CourseGen` : 'Course | CourseGen' },
+];
+
+/**
+ * The course view. Opening the course marks its first lesson done; opening a
+ * generated lesson marks it done. A lesson not generated yet is moved to the
+ * front of the queue and the page follows its state until it is ready.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const course = getCourseForUser(params.courseId ?? '', user.id);
+  if (!course) throw new Response('Not Found', { status: 404 });
+
+  const before = courseOutline(course.id).flatMap((topic) => topic.lessons);
+  const first = before[0];
+  if (!first) throw new Response('Not Found', { status: 404 });
+  const requested = Number(new URL(request.url).searchParams.get('lesson'));
+  const selected = before.find((lesson) => lesson.id === requested) ?? first;
+
+  if (first.state === 'done') markLessonDone(first.id);
+  if (selected.state === 'done') markLessonDone(selected.id);
+  await keepCourseGenerating(course.id, before, selected.id);
+
+  const lesson = getLessonOfCourse(selected.id, course.id)!;
+  const topics = courseOutline(course.id);
+  const status = courseStatus(course.id);
+  return {
+    course: {
+      id: course.id,
+      mainTopic: course.mainTopic,
+      type: course.type,
+      completed: Boolean(completionOf(course.id)),
+    },
+    topics,
+    lesson: {
+      id: lesson.id,
+      title: lesson.title,
+      state: lesson.state,
+      attempts: lesson.attempts,
+      mediaState: lesson.mediaState,
+      // Sanitized when stored and again on output (ADR 0201): stored HTML never runs script.
+      theory: lesson.theory ? sanitizeHtml(lesson.theory) : null,
+      imageUrl: lesson.imageUrl,
+      imageCredit: parseCredit(lesson.imageCredit),
+      youtubeId: lesson.youtubeId,
+    },
+    status,
+  };
+}
+
+type LessonState = CourseStatus['lessons'][number];
+
+/** The fresher of two views of a lesson: generation and `done` only ever move forward. */
+function merge(a: LessonState, b: LessonState | undefined): LessonState {
+  if (!b) return a;
+  return {
+    id: a.id,
+    done: a.done || b.done,
+    state: a.state === 'done' || b.state === 'done' ? 'done' : b.state,
+    attempts: Math.max(a.attempts, b.attempts),
+    mediaState: a.mediaState === 'done' || b.mediaState === 'done' ? 'done' : b.mediaState,
+  };
+}
+
+const finished = (status: CourseStatus) => !status.generating;
+
+export default function CourseView() {
+  const { course, topics, lesson, status: loaded } = useLoaderData<typeof loader>();
+  const polled = useLongPoll(`/status/course/${course.id}`, loaded, finished);
+  const revalidator = useRevalidator();
+
+  const states = useMemo(() => {
+    const fromPoll = new Map(polled.lessons.map((l) => [l.id, l]));
+    return new Map(loaded.lessons.map((l) => [l.id, merge(l, fromPoll.get(l.id))]));
+  }, [loaded, polled]);
+  const all = [...states.values()];
+  const progress = all.length
+    ? Math.round((all.filter((l) => l.done).length / all.length) * 100)
+    : 0;
+  const current = states.get(lesson.id);
+  const contentArrived =
+    (current?.state === 'done' && !lesson.theory) ||
+    (current?.mediaState === 'done' && lesson.mediaState !== 'done');
+
+  useEffect(() => {
+    if (contentArrived && revalidator.state === 'idle') revalidator.revalidate();
+  }, [contentArrived, revalidator]);
+
+  const mediaWord = course.type === 'video' ? 'video' : 'image';
+  return (
+    <div className="course-page">
+      <header className="course-bar">
+        <h1 className="course-title" title={course.mainTopic}>
+          <span className="title-mobile">{truncateWords(course.mainTopic, 6)}</span>
+          <span className="title-desktop">{truncateWords(course.mainTopic, 10)}</span>
+        </h1>
+        <ProgressCircle progress={progress} courseId={course.id} />
+      </header>
+      <div className="course-layout">
+        <nav className="course-sidebar" aria-label="Course topics">
+          {topics.map((topic) => (
+            <details key={topic.id} open>
+              <summary>{topic.title}</summary>
+              <ul>
+                {topic.lessons.map((item) => {
+                  const state = states.get(item.id) ?? item;
+                  return (
+                    <li key={item.id}>
+                      <Link
+                        to={`?lesson=${item.id}`}
+                        aria-current={item.id === lesson.id ? 'page' : undefined}
+                        data-state={state.state}
+                        preventScrollReset
+                      >
+                        <span className="lesson-title">{item.title}</span>
+                        {state.done ? (
+                          <span className="done-mark" role="img" aria-label="done">
+                            ✓
+                          </span>
+                        ) : state.state !== 'done' ? (
+                          <span className="pending-mark" role="img" aria-label="being written">
+                            …
+                          </span>
+                        ) : null}
+                      </Link>
+                    </li>
+                  );
+                })}
+              </ul>
+            </details>
+          ))}
+        </nav>
+        <article className="lesson" data-testid="lesson" data-lesson-id={lesson.id}>
+          <h2>{lesson.title}</h2>
+          {lesson.theory ? (
+            <>
+              {course.type === 'video' && lesson.youtubeId ? (
+                <div className="video">
+                  <iframe
+                    src={`https://www.youtube-nocookie.com/embed/${lesson.youtubeId}`}
+                    title={lesson.title}
+                    allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture"
+                    allowFullScreen
+                    loading="lazy"
+                    referrerPolicy="strict-origin-when-cross-origin"
+                    data-testid="lesson-video"
+                  />
+                </div>
+              ) : null}
+              {course.type === 'text' && lesson.imageUrl ? (
+                <figure className="lesson-image">
+                  <img src={lesson.imageUrl} alt={lesson.title} data-testid="lesson-image" />
+                  {lesson.imageCredit ? (
+                    <figcaption>
+                      Photo by{' '}
+                      <a href={lesson.imageCredit.url} target="_blank" rel="noopener noreferrer">
+                        {lesson.imageCredit.name}
+                      </a>{' '}
+                      on{' '}
+                      <a
+                        href="https://unsplash.com/?utm_source=coursegen&utm_medium=referral"
+                        target="_blank"
+                        rel="noopener noreferrer"
+                      >
+                        Unsplash
+                      </a>
+                    </figcaption>
+                  ) : null}
+                </figure>
+              ) : null}
+              {lesson.mediaState !== 'done' ? (
+                <p className="muted" data-testid="media-pending">
+                  Looking for a {mediaWord} for this lesson…
+                </p>
+              ) : null}
+              <div
+                className="theory"
+                data-testid="lesson-theory"
+                // Sanitized by the loader (app/utils/sanitize-html.server.ts).
+                dangerouslySetInnerHTML={{ __html: lesson.theory }}
+              />
+            </>
+          ) : (
+            <>
+              <GenerationState
+                state={current?.state ?? lesson.state}
+                attempts={current?.attempts ?? lesson.attempts}
+                what="this lesson"
+                testId="lesson-status"
+              />
+              <noscript>
+                <meta httpEquiv="refresh" content="3" />
+              </noscript>
+            </>
+          )}
+        </article>
+      </div>
+    </div>
+  );
+}

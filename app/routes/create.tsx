@@ -1,0 +1,275 @@
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
+import { toast } from 'react-toastify';
+import { z } from 'zod';
+import { isPaid, planLimitMessage, startOutline } from '~/services/course-generation.server';
+import courseStyles from '~/styles/course.css?url';
+import { aiAllowance } from '~/utils/ai-rate-limit.server';
+import { requireUser } from '~/utils/auth.server';
+import {
+  COURSE_TYPE_LABELS,
+  FREE_TOPIC_COUNT,
+  MAX_MEMBER_SUBTOPICS,
+  MAX_SUBTOPICS_MESSAGE,
+  PAID_ONLY_MESSAGE,
+  REQUIRED_MESSAGE,
+} from '~/utils/course-rules';
+import {
+  parseWith,
+  readBody,
+  REQUIRED_FIELDS_MESSAGE,
+  requiredText,
+} from '~/utils/validation.server';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
+export const meta: MetaFunction = () => [{ title: 'Generate Course | CourseGen' }];
+
+const TYPE_LABELS = COURSE_TYPE_LABELS;
+type CourseTypeValue = keyof typeof TYPE_LABELS;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return { paid: isPaid(user) };
+}
+
+const list = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) =>
+    typeof v === 'string' ? v : '',
+  );
+
+const createSchema = z.object({
+  topic: requiredText(120),
+  subtopic: z
+    .array(z.string().trim().max(120, 'Please keep this under 120 characters'))
+    .transform((values) => values.filter(Boolean))
+    .pipe(
+      z
+        .array(z.string())
+        .min(1, REQUIRED_FIELDS_MESSAGE)
+        .max(MAX_MEMBER_SUBTOPICS, MAX_SUBTOPICS_MESSAGE),
+    ),
+  topicCount: z.coerce
+    .number({ error: REQUIRED_FIELDS_MESSAGE })
+    .refine((n) => n === 5 || n === 10, REQUIRED_FIELDS_MESSAGE),
+  type: z.enum(['text', 'video'], { error: REQUIRED_FIELDS_MESSAGE }),
+});
+
+interface FormValues {
+  topic: string;
+  subtopics: string[];
+  topicCount: number;
+  type: CourseTypeValue;
+}
+
+function valuesOf(body: Record<string, unknown>): FormValues {
+  const subtopics = list(body.subtopic).slice(0, MAX_MEMBER_SUBTOPICS);
+  return {
+    topic: typeof body.topic === 'string' ? body.topic : '',
+    subtopics: subtopics.length > 0 ? subtopics : [''],
+    topicCount: body.topicCount === '10' || body.topicCount === 10 ? 10 : FREE_TOPIC_COUNT,
+    type: body.type === 'video' ? 'video' : 'text',
+  };
+}
+
+/**
+ * Without JavaScript the Add and Remove buttons post here too (intent) and
+ * the page comes back with one input more or less. Otherwise: validate, check
+ * the member's plan, store the outline request and enqueue its job.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const body = await readBody(request);
+  const values = valuesOf(body);
+  const intent = body.intent;
+  if (intent === 'add') {
+    if (list(body.subtopic).length >= MAX_MEMBER_SUBTOPICS)
+      return data({ error: MAX_SUBTOPICS_MESSAGE, values }, { status: 400 });
+    return { error: null, values: { ...values, subtopics: [...values.subtopics, ''] } };
+  }
+  if (intent === 'remove') {
+    const subtopics = values.subtopics.length > 1 ? values.subtopics.slice(0, -1) : [''];
+    return { error: null, values: { ...values, subtopics } };
+  }
+
+  const parsed = parseWith(createSchema, { ...body, subtopic: list(body.subtopic) });
+  if (!parsed.ok) return data({ error: parsed.message, values }, { status: 400 });
+
+  const refused = planLimitMessage(user, parsed.data);
+  if (refused) return data({ error: refused, values }, { status: 403 });
+  const limit = await aiAllowance(user);
+  if (!limit.allowed)
+    return data(
+      { error: 'You have generated a lot of courses this hour. Please try again later.', values },
+      { status: 429 },
+    );
+
+  const started = await startOutline(user, {
+    mainTopic: parsed.data.topic,
+    subtopics: parsed.data.subtopic,
+    topicCount: parsed.data.topicCount,
+    type: parsed.data.type,
+  });
+  if (!started.ok) return data({ error: started.message, values }, { status: 403 });
+  return redirect(`/topics/${started.value.id}`);
+}
+
+export default function Create() {
+  const { paid } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submitting = navigation.state === 'submitting' && !navigation.formData?.get('intent');
+  const initial = actionData?.values;
+  const [topic, setTopic] = useState(initial?.topic ?? '');
+  const [subtopics, setSubtopics] = useState<string[]>(initial?.subtopics ?? ['']);
+  const [topicCount, setTopicCount] = useState<number>(initial?.topicCount ?? FREE_TOPIC_COUNT);
+  const [type, setType] = useState<CourseTypeValue>(initial?.type ?? 'text');
+
+  useEffect(() => {
+    if (!actionData) return;
+    setTopic(actionData.values.topic);
+    setSubtopics(actionData.values.subtopics);
+    setTopicCount(actionData.values.topicCount);
+    setType(actionData.values.type);
+    if (actionData.error) toast.error(actionData.error);
+  }, [actionData]);
+
+  function addSubtopic(event: MouseEvent<HTMLButtonElement>) {
+    event.preventDefault();
+    if (subtopics.length >= MAX_MEMBER_SUBTOPICS) toast.error(MAX_SUBTOPICS_MESSAGE);
+    else setSubtopics([...subtopics, '']);
+  }
+
+  function removeSubtopic(event: MouseEvent<HTMLButtonElement>) {
+    event.preventDefault();
+    setSubtopics(subtopics.slice(0, -1));
+  }
+
+  function chooseCount(count: number) {
+    if (count !== FREE_TOPIC_COUNT && !paid) toast.error(PAID_ONLY_MESSAGE);
+    else setTopicCount(count);
+  }
+
+  function chooseType(value: CourseTypeValue) {
+    if (value !== 'text' && !paid) toast.error(PAID_ONLY_MESSAGE);
+    else setType(value);
+  }
+
+  function checkRequired(event: FormEvent<HTMLFormElement>) {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (submitter?.name === 'intent') return;
+    if (!topic.trim() || !subtopics.some((s) => s.trim())) {
+      event.preventDefault();
+      toast.error(REQUIRED_MESSAGE);
+    }
+  }
+
+  return (
+    <section className="page narrow create-page">
+      <h1>Generate Course</h1>
+      <p className="muted">Type a course title and the sub-topics you want; AI writes the rest.</p>
+      <Form method="post" className="form card" onSubmit={checkRequired} noValidate>
+        {actionData?.error ? (
+          <noscript>
+            <p className="error-text" role="alert">
+              {actionData.error}
+            </p>
+          </noscript>
+        ) : null}
+        <label>
+          Topic
+          <input
+            name="topic"
+            value={topic}
+            onChange={(e) => setTopic(e.target.value)}
+            placeholder="Enter Topic"
+            maxLength={120}
+            required
+          />
+        </label>
+        <fieldset className="subtopics">
+          <legend>Sub Topic</legend>
+          {subtopics.map((value, index) => (
+            <input
+              key={index}
+              name="subtopic"
+              aria-label={`Sub Topic ${index + 1}`}
+              value={value}
+              onChange={(e) =>
+                setSubtopics(subtopics.map((s, i) => (i === index ? e.target.value : s)))
+              }
+              placeholder="Enter Sub-Topic"
+              maxLength={120}
+            />
+          ))}
+          <div className="row">
+            <button
+              type="submit"
+              name="intent"
+              value="add"
+              className="button"
+              formNoValidate
+              onClick={addSubtopic}
+            >
+              Add Sub-Topic
+            </button>
+            {subtopics.length > 1 ? (
+              <button
+                type="submit"
+                name="intent"
+                value="remove"
+                className="button"
+                formNoValidate
+                onClick={removeSubtopic}
+              >
+                Remove Sub-Topic
+              </button>
+            ) : null}
+          </div>
+        </fieldset>
+        <fieldset className="choices">
+          <legend>
+            {paid ? 'Select number of sub topics' : 'For free member sub topics is limited to 5'}
+          </legend>
+          {[5, 10].map((count) => (
+            <label key={count} className="choice">
+              <input
+                type="radio"
+                name="topicCount"
+                value={count}
+                checked={topicCount === count}
+                onChange={() => chooseCount(count)}
+              />
+              {count}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="choices">
+          <legend>Course Type</legend>
+          {(Object.keys(TYPE_LABELS) as CourseTypeValue[]).map((value) => (
+            <label key={value} className="choice">
+              <input
+                type="radio"
+                name="type"
+                value={value}
+                checked={type === value}
+                onChange={() => chooseType(value)}
+              />
+              {TYPE_LABELS[value]}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" className="button primary" disabled={submitting}>
+          {submitting ? 'Submitting…' : 'Submit'}
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { courseStatus, getCourseForUser } from '~/models/courses.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { readWhenChanged, statusJson } from '~/utils/long-poll.server';
+
+/** GET: every lesson's generation state (queued, running, retrying + attempts, done) and progress. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request);
+  const course = getCourseForUser(params.courseId ?? '', user.id);
+  if (!course) return statusJson({ success: false, message: 'Not Found' }, 404);
+  const status = await readWhenChanged(request, () => courseStatus(course.id));
+  return statusJson(status);
+}

@@ -1,0 +1,15 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { getOutlineForUser, outlineStatus } from '~/models/outlines.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { readWhenChanged, statusJson } from '~/utils/long-poll.server';
+
+/** GET: the outline job's state (queued, running, retrying + attempts, done + topics). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request);
+  const status = await readWhenChanged(request, () => {
+    const outline = getOutlineForUser(params.outlineId ?? '', user.id);
+    return outline ? outlineStatus(outline) : undefined;
+  });
+  if (!status) return statusJson({ success: false, message: 'Not Found' }, 404);
+  return statusJson(status);
+}

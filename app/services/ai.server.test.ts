@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { AiOutputError, parseOutline, unwrapMarkdownFence } from './ai.server';
+
+const request = { mainTopic: 'JavaScript', subtopics: ['Closures'], topicCount: 2 };
+const topic = (title: string) => ({ title, subtopics: [{ title: `${title} basics` }] });
+
+describe('parseOutline', () => {
+  it('accepts the spec shape as an object or as fenced JSON text', () => {
+    const outline = { javascript: [topic('Closures'), topic('Promises')] };
+    const expected = [
+      { title: 'Closures', subtopics: [{ title: 'Closures basics' }] },
+      { title: 'Promises', subtopics: [{ title: 'Promises basics' }] },
+    ];
+    expect(parseOutline(outline, request)).toEqual(expected);
+    expect(parseOutline('```json\n' + JSON.stringify(outline) + '\n```', request)).toEqual(
+      expected,
+    );
+    expect(parseOutline({ javascript: JSON.stringify(outline.javascript) }, request)).toEqual(
+      expected,
+    );
+  });
+
+  it('refuses broken JSON, the wrong shape and too few topics', () => {
+    for (const raw of [
+      '```json\n[{"title": "Unfinished',
+      { javascript: [{ title: '', subtopics: [] }] },
+      { answer: 'no', other: 'keys' },
+      [topic('A'), topic('B')],
+      { javascript: [topic('Closures')] },
+    ]) {
+      expect(() => parseOutline(raw, request)).toThrow(AiOutputError);
+    }
+  });
+
+  it('cuts extra topics and sub-topics to what was asked', () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({ title: `S${i}` }));
+    const outline = parseOutline(
+      { JavaScript: [{ title: 'Closures', subtopics: many }, topic('B'), topic('C')] },
+      request,
+    );
+    expect(outline.map((t) => t.title)).toEqual(['Closures', 'B']);
+    expect(outline[0]!.subtopics).toHaveLength(6);
+  });
+
+  it("puts in the member's sub-topic when the model left it out", () => {
+    const outline = parseOutline({ javascript: [topic('Intro'), topic('Advanced')] }, request);
+    expect(outline.map((t) => t.title)).toEqual(['Intro', 'Closures']);
+    expect(outline[1]!.subtopics.length).toBeGreaterThan(0);
+  });
+});
+
+describe('unwrapMarkdownFence', () => {
+  it('unwraps a whole-answer markdown fence but keeps inner code blocks', () => {
+    expect(unwrapMarkdownFence('```markdown\n## Hi\n```')).toBe('## Hi');
+    const withCode = '```js\nlet a;\n```\ntext\n```js\nlet b;\n```';
+    expect(unwrapMarkdownFence(withCode)).toBe(withCode);
+  });
+});

@@ -1,0 +1,323 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { z } from 'zod';
+import { env } from '~/utils/env.server';
+import { markdownToSafeHtml, stripCodeFences } from '~/utils/markdown.server';
+
+/**
+ * The AI behind a small interface: course outlines (forced tool call in the
+ * spec's content shape, cleaned and validated before it is accepted) and
+ * lessons (Markdown rendered to sanitized HTML). Model and key come from the
+ * environment; in demo mode the mock in `mocks/anthropic.ts` answers.
+ *
+ * Calls do not retry inside the SDK when a job makes them (the job retries
+ * with backoff and shows the attempt count); /api calls keep the SDK's retries.
+ */
+export const OUTLINE_TOOL = 'course_outline';
+const ANTHROPIC_PUBLIC_URL = 'https://api.anthropic.com';
+export const MAX_TOPICS = 10;
+export const MAX_SUBTOPICS_PER_TOPIC = 6;
+
+export interface OutlineTopic {
+  title: string;
+  subtopics: { title: string }[];
+}
+
+export interface OutlineRequest {
+  mainTopic: string;
+  /** The member's sub-topics: the outline must include them as topics. */
+  subtopics: string[];
+  topicCount: number;
+}
+
+/** The model answered, but not with something we can accept. Retried like any failure. */
+export class AiOutputError extends Error {
+  override name = 'AiOutputError';
+}
+
+let client: Anthropic | undefined;
+
+function anthropic(): Anthropic {
+  const { ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, mocked } = env();
+  client ??= new Anthropic({
+    apiKey: ANTHROPIC_API_KEY ?? 'demo-mode-key',
+    baseURL: mocked.anthropic ? ANTHROPIC_PUBLIC_URL : (ANTHROPIC_BASE_URL ?? ANTHROPIC_PUBLIC_URL),
+    timeout: 120_000,
+    maxRetries: 0,
+  });
+  return client;
+}
+
+/** For tests that change the environment. */
+export function resetAiClientForTests() {
+  client = undefined;
+}
+
+export interface CallOptions {
+  /** Retries inside the SDK (default 0: the job layer retries). */
+  maxRetries?: number;
+}
+
+const SYSTEM =
+  'You are an expert teacher who writes clear, accurate online courses for self-learners.';
+
+/** One line of member text inside a prompt: no line breaks or list separators. */
+const oneLine = (text: string) =>
+  text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/;/g, ',')
+    .trim();
+
+export function outlineKey(mainTopic: string): string {
+  return mainTopic.trim().toLowerCase();
+}
+
+export function outlinePrompt({ mainTopic, subtopics, topicCount }: OutlineRequest): string {
+  const key = outlineKey(oneLine(mainTopic));
+  return [
+    `Main topic: ${oneLine(mainTopic)}`,
+    `Number of topics: ${topicCount}`,
+    `Topics to include: ${subtopics.map(oneLine).join('; ')}`,
+    '',
+    `Write the outline of a course on the main topic with exactly ${topicCount} topics, ordered from basics to advanced. The topics must include the topics listed above. Give each topic 2 to 4 sub-topics.`,
+    `Answer only with the ${OUTLINE_TOOL} tool: an object whose only key is "${key}" (the lower-cased main topic) and whose value is the list of topics, each {"title", "subtopics": [{"title", "theory": "", "youtube": "", "image": "", "done": false}]}.`,
+  ].join('\n');
+}
+
+const subtopicJsonSchema = {
+  type: 'object',
+  properties: {
+    title: { type: 'string' },
+    theory: { type: 'string' },
+    youtube: { type: 'string' },
+    image: { type: 'string' },
+    done: { type: 'boolean' },
+  },
+  required: ['title'],
+};
+
+const outlineTool: Anthropic.Tool = {
+  name: OUTLINE_TOOL,
+  description:
+    'Records a course outline. The object has exactly one key, the lower-cased main topic, whose value lists the topics in order, each with its sub-topics.',
+  input_schema: {
+    type: 'object',
+    minProperties: 1,
+    maxProperties: 1,
+    additionalProperties: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        properties: {
+          title: { type: 'string' },
+          subtopics: { type: 'array', minItems: 1, items: subtopicJsonSchema },
+        },
+        required: ['title', 'subtopics'],
+      },
+    },
+  },
+};
+
+const title = z.string().trim().min(1).max(200);
+const topicsSchema = z
+  .array(
+    z.object({
+      title,
+      subtopics: z.array(z.object({ title })).min(1),
+    }),
+  )
+  .min(1);
+
+/** JSON text (possibly fenced) becomes a value; anything else passes through. */
+function fromJsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(stripCodeFences(value));
+  } catch {
+    throw new AiOutputError('The outline is not valid JSON');
+  }
+}
+
+/**
+ * Accepts the model's answer only when it is an outline in the spec's shape
+ * (`{ "<main topic>": [{ title, subtopics: [{ title }] }] }`, as an object or
+ * as JSON text with or without code fences) with at least the topics asked
+ * for. Extra topics and sub-topics are cut; the member's own topics are put
+ * in when the model left one out.
+ */
+export function parseOutline(raw: unknown, request: OutlineRequest): OutlineTopic[] {
+  const value = fromJsonText(raw);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new AiOutputError('The outline is not an object keyed by the main topic');
+  const entries = Object.entries(value as Record<string, unknown>);
+  const entry =
+    entries.find(([key]) => key.trim().toLowerCase() === outlineKey(request.mainTopic)) ??
+    (entries.length === 1 ? entries[0] : undefined);
+  if (!entry) throw new AiOutputError('The outline is not keyed by the main topic');
+  const parsed = topicsSchema.safeParse(fromJsonText(entry[1]));
+  if (!parsed.success)
+    throw new AiOutputError(`The outline has the wrong shape: ${parsed.error.issues[0]?.message}`);
+  if (parsed.data.length < request.topicCount)
+    throw new AiOutputError(
+      `The outline has ${parsed.data.length} topics instead of ${request.topicCount}`,
+    );
+  const topics = parsed.data.slice(0, request.topicCount).map((topic) => ({
+    title: topic.title,
+    subtopics: topic.subtopics.slice(0, MAX_SUBTOPICS_PER_TOPIC).map((s) => ({ title: s.title })),
+  }));
+  return includeMemberTopics(topics, request);
+}
+
+function mentions(topic: OutlineTopic, wanted: string) {
+  const needle = wanted.toLowerCase();
+  return (
+    topic.title.toLowerCase().includes(needle) ||
+    topic.subtopics.some((s) => s.title.toLowerCase().includes(needle))
+  );
+}
+
+/** Replaces topics from the end with the member's topics the model forgot. */
+function includeMemberTopics(topics: OutlineTopic[], request: OutlineRequest): OutlineTopic[] {
+  const wanted = request.subtopics.map((s) => s.trim()).filter(Boolean);
+  const missing = wanted.filter((s) => !topics.some((topic) => mentions(topic, s)));
+  const result = [...topics];
+  for (let i = result.length - 1; i >= 0 && missing.length > 0; i -= 1) {
+    if (wanted.some((s) => mentions(result[i]!, s))) continue;
+    const member = missing.shift()!;
+    result[i] = {
+      title: member,
+      subtopics: [
+        { title: `${member} in ${request.mainTopic}` },
+        { title: `${member} by Example` },
+      ],
+    };
+  }
+  return result;
+}
+
+async function forceOutlineTool(prompt: string, options: CallOptions): Promise<unknown> {
+  const message = await anthropic().messages.create(
+    {
+      model: env().ANTHROPIC_MODEL,
+      max_tokens: 4096,
+      system: SYSTEM,
+      tools: [outlineTool],
+      tool_choice: { type: 'tool', name: OUTLINE_TOOL },
+      messages: [{ role: 'user', content: prompt }],
+    },
+    { maxRetries: options.maxRetries ?? 0 },
+  );
+  const toolUse = message.content.find((block) => block.type === 'tool_use');
+  if (toolUse) return toolUse.input;
+  const text = message.content
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('')
+    .trim();
+  if (!text) throw new AiOutputError('The model gave no outline');
+  return text;
+}
+
+/** An outline with exactly `topicCount` topics that includes the member's sub-topics. */
+export async function generateOutline(
+  request: OutlineRequest,
+  options: CallOptions = {},
+): Promise<OutlineTopic[]> {
+  return parseOutline(await forceOutlineTool(outlinePrompt(request), options), request);
+}
+
+/**
+ * /api/prompt: an outline for a free-form prompt, in the spec's shape (an
+ * object keyed by the lower-cased main topic), validated like any outline.
+ */
+export async function outlineForPrompt(
+  prompt: string,
+  options: CallOptions = {},
+): Promise<Record<string, OutlineTopic[]>> {
+  const raw = fromJsonText(await forceOutlineTool(prompt, options));
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new AiOutputError('The outline is not an object keyed by the main topic');
+  const entries = Object.entries(raw as Record<string, unknown>);
+  if (entries.length !== 1) throw new AiOutputError('The outline must have one main topic');
+  const [key, value] = entries[0]!;
+  const parsed = topicsSchema.safeParse(fromJsonText(value));
+  if (!parsed.success) throw new AiOutputError('The outline has the wrong shape');
+  return { [key.trim().toLowerCase()]: parsed.data.slice(0, MAX_TOPICS) };
+}
+
+async function completeText(prompt: string, options: CallOptions = {}): Promise<string> {
+  const message = await anthropic().messages.create(
+    {
+      model: env().ANTHROPIC_MODEL,
+      max_tokens: 4096,
+      system: SYSTEM,
+      messages: [{ role: 'user', content: prompt }],
+    },
+    { maxRetries: options.maxRetries ?? 0 },
+  );
+  const text = message.content
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('')
+    .trim();
+  if (!text) throw new AiOutputError('The model gave an empty answer');
+  return unwrapMarkdownFence(text);
+}
+
+/** A whole answer wrapped in one ```markdown fence is unwrapped; code blocks inside stay. */
+export function unwrapMarkdownFence(text: string): string {
+  const match = /^```(?:markdown|md)?[ \t]*\r?\n([\s\S]*?)\r?\n```$/.exec(text.trim());
+  return match && !match[1]!.includes('```') ? match[1]!.trim() : text.trim();
+}
+
+export interface LessonRequest {
+  mainTopic: string;
+  subtopic: string;
+}
+
+export function lessonPrompt({ mainTopic, subtopic }: LessonRequest): string {
+  return [
+    `Main topic: ${oneLine(mainTopic)}`,
+    `Sub-topic: ${oneLine(subtopic)}`,
+    '',
+    'Explain this sub-topic of the main topic in detail, with examples, as a lesson in Markdown (headings, lists and code blocks where they help). Do not add links to other resources and do not add images.',
+  ].join('\n');
+}
+
+export function transcriptPrompt(request: LessonRequest & { transcript: string }): string {
+  return [
+    `Main topic: ${oneLine(request.mainTopic)}`,
+    `Sub-topic: ${oneLine(request.subtopic)}`,
+    '',
+    'Summarise the transcript below in a teaching way, as a lesson in Markdown. Do not add links or images.',
+    'Transcript:',
+    request.transcript.slice(0, 12_000),
+  ].join('\n');
+}
+
+export interface LessonText {
+  markdown: string;
+  /** Sanitized HTML, ready to render. */
+  html: string;
+}
+
+const lessonText = (markdown: string): LessonText => ({
+  markdown,
+  html: markdownToSafeHtml(markdown),
+});
+
+/** A lesson explaining the sub-topic. */
+export async function writeLesson(request: LessonRequest, options: CallOptions = {}) {
+  return lessonText(await completeText(lessonPrompt(request), options));
+}
+
+/** A lesson summarising a video's transcript. */
+export async function summariseTranscript(
+  request: LessonRequest & { transcript: string },
+  options: CallOptions = {},
+) {
+  return lessonText(await completeText(transcriptPrompt(request), options));
+}
+
+/** /api/generate: Markdown for a member's prompt. */
+export function generateText(prompt: string, options: CallOptions = {}): Promise<string> {
+  return completeText(prompt, options);
+}

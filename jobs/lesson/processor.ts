@@ -1,0 +1,135 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import { setCoursePhoto } from '~/models/courses.server';
+import {
+  getLessonJobContext,
+  markLessonRunning,
+  recordLessonFailure,
+  serializeCredit,
+  storeLessonContent,
+  storeLessonMedia,
+  type LessonJobContext,
+  type LessonMedia,
+} from '~/models/lessons.server';
+import { summariseTranscript, writeLesson, type LessonText } from '~/services/ai.server';
+import {
+  imageQuery,
+  searchImage,
+  searchVideo,
+  transcriptText,
+  videoQuery,
+  type Image,
+} from '~/services/media.server';
+import { log } from '~/utils/logger.server';
+import { errorMessage } from '../outline/processor';
+import { lessonPayload } from './queue';
+
+interface FoundMedia {
+  media: LessonMedia;
+  /** The course card photo, looked for by the first lesson only. */
+  photo?: Image | null;
+}
+
+/** The lesson's image (theory and image) or video (video and theory). Throws when a vendor fails. */
+async function findMedia({ lesson, course, isFirst }: LessonJobContext): Promise<FoundMedia> {
+  const wantsPhoto = isFirst && !course.photoUrl;
+  if (course.type === 'text') {
+    const image = await searchImage(imageQuery(lesson.title, course.mainTopic));
+    return {
+      media: { imageUrl: image?.url ?? null, imageCredit: image?.credit ?? null },
+      photo: wantsPhoto ? image : undefined,
+    };
+  }
+  const [videoId, photo] = await Promise.all([
+    searchVideo(videoQuery(lesson.title, course.mainTopic)),
+    wantsPhoto ? searchImage(course.mainTopic) : Promise.resolve(undefined),
+  ]);
+  return { media: { youtubeId: videoId }, photo };
+}
+
+interface Produced {
+  text: LessonText;
+  found?: FoundMedia;
+  mediaError?: unknown;
+}
+
+/**
+ * Theory and media together. The theory must succeed (else the try fails);
+ * a media failure only delays the media: the lesson is stored without it.
+ */
+async function produceLesson(context: LessonJobContext): Promise<Produced> {
+  const request = { mainTopic: context.course.mainTopic, subtopic: context.lesson.title };
+  if (context.course.type === 'text') {
+    const [text, media] = await Promise.allSettled([writeLesson(request), findMedia(context)]);
+    if (text.status === 'rejected') throw text.reason;
+    return media.status === 'fulfilled'
+      ? { text: text.value, found: media.value }
+      : { text: text.value, mediaError: media.reason };
+  }
+  let found: FoundMedia | undefined;
+  let mediaError: unknown;
+  try {
+    found = await findMedia(context);
+  } catch (error) {
+    mediaError = error;
+  }
+  const videoId = found?.media.youtubeId;
+  const transcript = videoId ? await transcriptText(videoId) : null;
+  const text = transcript
+    ? await summariseTranscript({ ...request, transcript })
+    : await writeLesson(request);
+  return { text, found, mediaError };
+}
+
+function keepPhoto(context: LessonJobContext, found: FoundMedia | undefined) {
+  const photo = found?.photo;
+  if (photo)
+    setCoursePhoto(context.course.id, { url: photo.url, credit: serializeCredit(photo.credit) });
+}
+
+/**
+ * Generates one lesson and writes only that lesson's row. Safe to run twice:
+ * a lesson already stored is never written again, and a job whose course was
+ * deleted fails for good instead of retrying.
+ */
+export async function processLesson(job: Job) {
+  const { lessonId, courseId } = lessonPayload.parse(job.data);
+  const context = getLessonJobContext(lessonId);
+  if (!context)
+    throw new UnrecoverableError(`Lesson ${lessonId} of course ${courseId} was deleted`);
+  const { lesson } = context;
+  if (lesson.state === 'done' && lesson.mediaState === 'done') return { lessonId, skipped: true };
+
+  markLessonRunning(lessonId, job.attemptsMade);
+  await job.updateProgress(10);
+  try {
+    if (!lesson.theory) {
+      const produced = await produceLesson(context);
+      const stored = storeLessonContent(lessonId, {
+        theory: produced.text.html,
+        media: produced.found?.media ?? {},
+        mediaState: produced.mediaError ? 'retrying' : 'done',
+      });
+      if (stored)
+        log.info('lesson.stored', { jobId: job.id, lessonId, courseId, pid: process.pid });
+      keepPhoto(context, produced.found);
+      await job.updateProgress(80);
+      if (produced.mediaError) throw produced.mediaError;
+    } else {
+      const found = await findMedia(context);
+      storeLessonMedia(lessonId, found.media);
+      keepPhoto(context, found);
+    }
+    await job.updateProgress(100);
+    return { lessonId };
+  } catch (error) {
+    const failures = job.attemptsMade + 1;
+    recordLessonFailure(lessonId, failures, errorMessage(error));
+    log.warn('lesson.try_failed', {
+      jobId: job.id,
+      lessonId,
+      failures,
+      error: errorMessage(error),
+    });
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import {
+  getOutline,
+  markOutlineRunning,
+  recordOutlineFailure,
+  storeOutlineResult,
+} from '~/models/outlines.server';
+import { generateOutline } from '~/services/ai.server';
+import { log } from '~/utils/logger.server';
+import { outlinePayload } from './queue';
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * Asks the AI for the outline and stores it once validated. Any failure
+ * (vendor error, malformed answer) is recorded on the row and thrown, so the
+ * job retries with backoff; nothing unvalidated is ever stored.
+ */
+export async function processOutline(job: Job) {
+  const { outlineId } = outlinePayload.parse(job.data);
+  const outline = getOutline(outlineId);
+  if (!outline) throw new UnrecoverableError(`Outline ${outlineId} was deleted`);
+  if (outline.result) return { outlineId, topics: outline.result.length, skipped: true };
+
+  markOutlineRunning(outlineId, job.attemptsMade);
+  await job.updateProgress(10);
+  try {
+    const topics = await generateOutline({
+      mainTopic: outline.mainTopic,
+      subtopics: outline.subtopics,
+      topicCount: outline.topicCount,
+    });
+    storeOutlineResult(outlineId, topics);
+    await job.updateProgress(100);
+    return { outlineId, topics: topics.length };
+  } catch (error) {
+    const failures = job.attemptsMade + 1;
+    recordOutlineFailure(outlineId, failures, errorMessage(error));
+    log.warn('outline.try_failed', {
+      jobId: job.id,
+      outlineId,
+      failures,
+      error: errorMessage(error),
+    });
+    throw error;
+  }
+}

@@ -1,0 +1,393 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { outlines } from '../../db/schema';
+import * as apiCourse from '~/routes/api.course';
+import * as apiCourses from '~/routes/api.courses';
+import * as apiGenerate from '~/routes/api.generate';
+import * as apiImage from '~/routes/api.image';
+import * as apiPrompt from '~/routes/api.prompt';
+import * as apiTranscript from '~/routes/api.transcript';
+import * as apiUpdate from '~/routes/api.update';
+import * as apiYt from '~/routes/api.yt';
+import * as coursePage from '~/routes/course.$courseId';
+import * as createPage from '~/routes/create';
+import * as statusCourse from '~/routes/status.course.$courseId';
+import * as statusOutline from '~/routes/status.outline.$outlineId';
+import { createUser, type User } from '~/models/users.server';
+import { startOutline } from '~/services/course-generation.server';
+import { createSession } from '~/utils/auth.server';
+import { db } from '~/utils/db.server';
+import { resetEnvForTests } from '~/utils/env.server';
+import { startVendorMocks } from '~/utils/mocks.server';
+
+/**
+ * The /api routes of section 7 and the course pages' server side, called as
+ * a request would call them, in demo mode against the vendor mocks.
+ */
+type Handler = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: { clientIp: string };
+}) => Promise<unknown>;
+
+interface Call {
+  method?: 'GET' | 'POST';
+  path: string;
+  body?: Record<string, unknown> | URLSearchParams;
+  cookie?: string;
+  params?: Record<string, string>;
+}
+
+async function call(route: { loader?: unknown; action?: unknown }, options: Call) {
+  const method = options.method ?? (options.body ? 'POST' : 'GET');
+  const headers: Record<string, string> = {};
+  if (options.cookie) headers.Cookie = options.cookie;
+  let body: string | URLSearchParams | undefined;
+  if (options.body instanceof URLSearchParams) body = options.body;
+  else if (options.body) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const request = new Request(`http://localhost${options.path}`, { method, headers, body });
+  const handler = (method === 'GET' ? route.loader : route.action) as Handler;
+  try {
+    return await handler({
+      request,
+      params: options.params ?? {},
+      context: { clientIp: '1.2.3.4' },
+    });
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+async function json(route: { loader?: unknown; action?: unknown }, options: Call) {
+  const response = (await call(route, options)) as Response;
+  // JSON bodies of many shapes, read field by field in the assertions.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+let counter = 0;
+async function member(plan: User['plan'] = 'free') {
+  counter += 1;
+  const user = await createUser({
+    email: `api-${counter}@example.com`,
+    name: `Member ${counter}`,
+    password: 'long-enough-password',
+    plan,
+  });
+  const cookie = (await createSession(user.id)).split(';')[0]!;
+  return { user, cookie };
+}
+
+const content = (done = false) => ({
+  'web design': [
+    {
+      title: 'Layout',
+      subtopics: [
+        { title: 'Grids', theory: '<p>Grids <script>alert(1)</script></p>', done },
+        { title: 'Flexbox', theory: '<p>Flex</p>', image: 'https://images.test/f.png', done },
+      ],
+    },
+    { title: 'Colour', subtopics: [{ title: 'Contrast', theory: '<p>Contrast</p>', done }] },
+  ],
+});
+
+beforeAll(() => {
+  startVendorMocks();
+});
+
+afterEach(() => {
+  delete process.env.AI_REQUESTS_PER_HOUR;
+  delete process.env.MOCK_TRANSCRIPT_UNAVAILABLE;
+  resetEnvForTests();
+});
+
+describe('/api/course, /api/courses and /api/update', () => {
+  it('stores content as rows and gives it back in the spec shape', async () => {
+    const { user, cookie } = await member();
+    const created = await json(apiCourse, {
+      path: '/api/course',
+      cookie,
+      body: { user: user.id, content: content(), type: 'text', mainTopic: 'Web Design' },
+    });
+    expect(created).toMatchObject({
+      status: 200,
+      body: { success: true, message: 'Course created successfully', completed: false },
+    });
+    const courseId = created.body.courseId as string;
+
+    const fetched = await json(apiCourse, { path: `/api/course?courseId=${courseId}`, cookie });
+    const record = fetched.body.course;
+    expect(record).toMatchObject({ _id: courseId, user: user.id, mainTopic: 'Web Design' });
+    expect(Object.keys(record.content)).toEqual(['web design']);
+    const [layout, colour] = record.content['web design'];
+    expect(layout.subtopics[0]).toEqual({
+      title: 'Grids',
+      theory: '<p>Grids </p>',
+      youtube: '',
+      image: '',
+      done: false,
+    });
+    expect(layout.subtopics[1].image).toBe('https://images.test/f.png');
+    expect(colour.title).toBe('Colour');
+
+    const updated = await json(apiUpdate, {
+      path: '/api/update',
+      cookie,
+      body: { courseId, content: JSON.stringify(content(true)) },
+    });
+    expect(updated).toMatchObject({ status: 200, body: { success: true } });
+    const after = await json(apiCourse, { path: `/api/course?courseId=${courseId}`, cookie });
+    const lessons = after.body.course.content['web design'].flatMap(
+      (topic: { subtopics: { done: boolean }[] }) => topic.subtopics,
+    );
+    expect(lessons.map((l: { done: boolean }) => l.done)).toEqual([true, true, true]);
+
+    const wrongShape = await json(apiUpdate, {
+      path: '/api/update',
+      cookie,
+      body: { courseId, content: { 'web design': [content()['web design'][0]] } },
+    });
+    expect(wrongShape.status).toBe(400);
+  });
+
+  it("lists only the caller's courses and hides everyone else's", async () => {
+    const alice = await member();
+    const bob = await member();
+    const { body } = await json(apiCourse, {
+      path: '/api/course',
+      cookie: alice.cookie,
+      body: { content: content(), type: 'text', mainTopic: 'Web Design' },
+    });
+    const courseId = body.courseId as string;
+
+    const own = await json(apiCourses, {
+      path: `/api/courses?userId=${alice.user.id}`,
+      cookie: alice.cookie,
+    });
+    expect(own.status).toBe(200);
+    expect(own.body).toEqual([
+      expect.objectContaining({
+        _id: courseId,
+        mainTopic: 'Web Design',
+        type: 'text',
+        completed: false,
+      }),
+    ]);
+    expect(own.body[0]).not.toHaveProperty('content');
+
+    const others = await json(apiCourses, { path: '/api/courses', cookie: bob.cookie });
+    expect(others.body).toEqual([]);
+    const spoofed = await json(apiCourses, {
+      path: `/api/courses?userId=${alice.user.id}`,
+      cookie: bob.cookie,
+    });
+    expect(spoofed.status).toBe(403);
+
+    for (const response of [
+      await json(apiCourse, { path: `/api/course?courseId=${courseId}`, cookie: bob.cookie }),
+      await json(apiUpdate, {
+        path: '/api/update',
+        cookie: bob.cookie,
+        body: { courseId, content: content(true) },
+      }),
+      await json(statusCourse, {
+        path: `/status/course/${courseId}`,
+        cookie: bob.cookie,
+        params: { courseId },
+      }),
+    ])
+      expect(response.status).toBe(404);
+    const page = (await call(coursePage, {
+      path: `/course/${courseId}`,
+      cookie: bob.cookie,
+      params: { courseId },
+    })) as Response;
+    expect(page.status).toBe(404);
+
+    const asSomeoneElse = await json(apiCourse, {
+      path: '/api/course',
+      cookie: bob.cookie,
+      body: { user: alice.user.id, content: content(), type: 'text', mainTopic: 'X' },
+    });
+    expect(asSomeoneElse.status).toBe(403);
+    expect((await json(apiCourses, { path: '/api/courses' })).status).toBe(401);
+  });
+
+  it("refuses what a free member's plan does not include", async () => {
+    const free = await member('free');
+    const video = await json(apiCourse, {
+      path: '/api/course',
+      cookie: free.cookie,
+      body: { content: content(), type: 'video', mainTopic: 'Web Design' },
+    });
+    expect(video).toMatchObject({ status: 403, body: { message: 'For paid members only' } });
+
+    const paid = await member('yearly');
+    const ok = await json(apiCourse, {
+      path: '/api/course',
+      cookie: paid.cookie,
+      body: { content: content(), type: 'video', mainTopic: 'Web Design' },
+    });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('/create and the outline status', () => {
+  it('enforces the free plan on the server and stores nothing', async () => {
+    const { user, cookie } = await member('free');
+    for (const [topicCount, type] of [
+      ['10', 'text'],
+      ['5', 'video'],
+    ]) {
+      const form = new URLSearchParams({
+        topic: 'Chess',
+        subtopic: 'Openings',
+        topicCount: topicCount!,
+        type: type!,
+      });
+      const result = (await call(createPage, { path: '/create', cookie, body: form })) as {
+        data: { error: string };
+        init: { status: number };
+      };
+      expect(result.init.status).toBe(403);
+      expect(result.data.error).toBe('For paid members only');
+    }
+    expect(db().select().from(outlines).where(eq(outlines.userId, user.id)).all()).toEqual([]);
+
+    const missing = new URLSearchParams({
+      topic: 'Chess',
+      subtopic: '  ',
+      topicCount: '5',
+      type: 'text',
+    });
+    const refused = (await call(createPage, { path: '/create', cookie, body: missing })) as {
+      data: { error: string };
+    };
+    expect(refused.data.error).toBe('Please fill in all required fields');
+
+    const six = new URLSearchParams({ topic: 'Chess', topicCount: '5', type: 'text' });
+    for (const s of ['a', 'b', 'c', 'd', 'e', 'f']) six.append('subtopic', s);
+    const tooMany = (await call(createPage, { path: '/create', cookie, body: six })) as {
+      data: { error: string };
+    };
+    expect(tooMany.data.error).toBe('You can only add 5 sub topics');
+
+    const good = new URLSearchParams({
+      topic: 'Chess',
+      subtopic: 'Openings',
+      topicCount: '5',
+      type: 'text',
+    });
+    const redirect = (await call(createPage, { path: '/create', cookie, body: good })) as Response;
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('Location')).toMatch(/^\/topics\/[\w-]+$/);
+  });
+
+  it("answers an outline's state to its owner only", async () => {
+    const alice = await member();
+    const bob = await member();
+    const started = await startOutline(alice.user, {
+      mainTopic: 'Chess',
+      subtopics: ['Openings'],
+      topicCount: 5,
+      type: 'text',
+    });
+    if (!started.ok) throw new Error(started.message);
+    const outlineId = started.value.id;
+    const own = await json(statusOutline, {
+      path: `/status/outline/${outlineId}`,
+      cookie: alice.cookie,
+      params: { outlineId },
+    });
+    expect(own).toMatchObject({
+      status: 200,
+      body: { state: 'queued', attempts: 0, topics: null },
+    });
+    const other = await json(statusOutline, {
+      path: `/status/outline/${outlineId}`,
+      cookie: bob.cookie,
+      params: { outlineId },
+    });
+    expect(other.status).toBe(404);
+  });
+});
+
+describe('the AI and media /api routes', () => {
+  it('need a signed-in member', async () => {
+    for (const route of [apiPrompt, apiGenerate, apiImage, apiYt, apiTranscript]) {
+      const { status } = await json(route, { path: '/api/x', body: { prompt: 'hello' } });
+      expect(status).toBe(401);
+    }
+  });
+
+  it('answer a member: outline JSON, text, image, video id and transcript', async () => {
+    const { cookie } = await member();
+    const prompt = await json(apiPrompt, {
+      path: '/api/prompt',
+      cookie,
+      body: { prompt: 'Main topic: Cooking\nNumber of topics: 5\nTopics to include: Knives' },
+    });
+    expect(prompt.status).toBe(200);
+    const outline = JSON.parse(prompt.body.generatedText as string);
+    expect(Object.keys(outline)).toEqual(['cooking']);
+    expect(outline.cooking).toHaveLength(5);
+
+    const text = await json(apiGenerate, {
+      path: '/api/generate',
+      cookie,
+      body: { prompt: 'Main topic: Cooking\nSub-topic: Knife skills' },
+    });
+    expect(text.body.text).toContain('Knife skills');
+
+    const image = await json(apiImage, { path: '/api/image', cookie, body: { prompt: 'knives' } });
+    expect(image.body.url).toMatch(/^\/images\/demo\/photo-\d\.svg$/);
+    expect(image.body.credit.url).toContain('unsplash.com');
+
+    const video = await json(apiYt, { path: '/api/yt', cookie, body: { prompt: 'knives' } });
+    expect(video.body.url).toMatch(/^[\w-]{11}$/);
+
+    const transcript = await json(apiTranscript, {
+      path: '/api/transcript',
+      cookie,
+      body: { prompt: video.body.url },
+    });
+    expect(transcript.status).toBe(200);
+    expect(transcript.body.items[1].text).toBe(
+      "Today we'll look at the main idea & a worked example.",
+    );
+
+    process.env.MOCK_TRANSCRIPT_UNAVAILABLE = 'true';
+    const none = await json(apiTranscript, {
+      path: '/api/transcript',
+      cookie,
+      body: { prompt: video.body.url },
+    });
+    expect(none.status).toBe(404);
+  });
+
+  it('are rate-limited per member, so they are no open proxy', async () => {
+    process.env.AI_REQUESTS_PER_HOUR = '2';
+    resetEnvForTests();
+    const { cookie } = await member();
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1)
+      statuses.push(
+        (await json(apiGenerate, { path: '/api/generate', cookie, body: { prompt: 'hi' } })).status,
+      );
+    expect(statuses).toEqual([200, 200, 429]);
+    const other = await member();
+    expect(
+      (
+        await json(apiGenerate, {
+          path: '/api/generate',
+          cookie: other.cookie,
+          body: { prompt: 'hi' },
+        })
+      ).status,
+    ).toBe(200);
+  });
+});

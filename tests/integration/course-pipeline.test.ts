@@ -1,0 +1,261 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lessons, outlines } from '../../db/schema';
+import { lessonJobId, lessonQueue } from '../../jobs/lesson/queue';
+import { courseStatus, deleteCourse, type CourseStatus } from '~/models/courses.server';
+import { listLessonsOfCourse, updateLessonFromClient } from '~/models/lessons.server';
+import { getOutline } from '~/models/outlines.server';
+import { createUser, type User } from '~/models/users.server';
+import { startCourse, startOutline } from '~/services/course-generation.server';
+import { db } from '~/utils/db.server';
+import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
+
+/**
+ * The pipeline against the real Redis and the real worker process, with the
+ * AI mock told (by the worker's environment) to misbehave.
+ */
+const running: WorkerProcess[] = [];
+
+function startWorker(env: Record<string, string> = {}) {
+  // A short lock makes a killed worker's jobs stalled (and retried) quickly;
+  // a short backoff keeps retries within the test's time.
+  const worker = spawnWorker({ JOB_LOCK_MS: '1500', JOB_BACKOFF_BASE_MS: '100', ...env });
+  running.push(worker);
+  return worker;
+}
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((worker) => stopWorker(worker, 'SIGTERM')));
+});
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 45_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function waitForAsync<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let counter = 0;
+async function member(plan: User['plan'] = 'free'): Promise<User> {
+  counter += 1;
+  return createUser({
+    email: `pipeline-${counter}@example.com`,
+    name: 'Pipeline',
+    password: 'long-enough-password',
+    plan,
+  });
+}
+
+/** Outline then course, the way /create and Generate Course do it. */
+async function generateCourse(user: User, subtopics = ['Closures']) {
+  const started = await startOutline(user, {
+    mainTopic: 'JavaScript',
+    subtopics,
+    topicCount: 5,
+    type: 'text',
+  });
+  if (!started.ok) throw new Error(started.message);
+  await waitFor(() => (getOutline(started.value.id)?.state === 'done' ? true : undefined));
+  const course = await startCourse(user, started.value.id);
+  if (!course.ok) throw new Error(course.message);
+  return course.value;
+}
+
+const allReady = (status: CourseStatus) => (status.generating ? undefined : status);
+
+describe('course generation with the real worker', () => {
+  it('completes the course when the AI fails the first 3 calls of a lesson', async () => {
+    const worker = startWorker({
+      MOCK_AI_FAIL_FIRST: '3',
+      MOCK_AI_FAIL_STATUS: '529',
+      MOCK_AI_FAIL_MATCH: 'Sub-topic: Closures by Example',
+    });
+    await worker.ready;
+    const courseId = await generateCourse(await member());
+
+    const seen = new Set<string>();
+    const status = await waitFor(() => {
+      const current = courseStatus(courseId);
+      const flaky = listLessonsOfCourse(courseId).find((l) => l.title === 'Closures by Example')!;
+      seen.add(`${flaky.state}:${flaky.attempts}`);
+      return allReady(current);
+    });
+
+    expect(status.ready).toBe(10);
+    const rows = listLessonsOfCourse(courseId);
+    const flaky = rows.find((lesson) => lesson.title === 'Closures by Example')!;
+    expect(flaky.attempts).toBe(3);
+    expect(flaky.theory).toContain('Closures by Example');
+    expect([...seen]).toEqual(expect.arrayContaining(['retrying:1', 'retrying:3']));
+    for (const lesson of rows.filter((l) => l.id !== flaky.id)) expect(lesson.attempts).toBe(0);
+    expect(worker.output()).toContain('OverloadedError: 529');
+  });
+
+  it('retries a malformed outline and never saves it', async () => {
+    const worker = startWorker({ MOCK_AI_MALFORMED: '3' });
+    await worker.ready;
+    const user = await member();
+    const started = await startOutline(user, {
+      mainTopic: 'Rust',
+      subtopics: ['Ownership'],
+      topicCount: 5,
+      type: 'text',
+    });
+    if (!started.ok) throw new Error(started.message);
+
+    const states = new Set<string>();
+    const outline = await waitFor(() => {
+      const row = getOutline(started.value.id)!;
+      states.add(row.state);
+      // Until the outline is accepted, nothing of the malformed answers is stored.
+      if (row.state !== 'done') expect(row.result).toBeNull();
+      return row.state === 'done' ? row : undefined;
+    });
+
+    expect(states).toContain('retrying');
+    expect(outline.attempts).toBe(3);
+    expect(outline.result).toHaveLength(5);
+    expect(outline.result![0]).toMatchObject({ title: 'Ownership' });
+    expect(worker.output()).toContain('AiOutputError');
+  });
+
+  it('keeps retrying an outline the AI always botches, storing nothing', async () => {
+    const worker = startWorker({ MOCK_AI_MALFORMED: 'always' });
+    await worker.ready;
+    const started = await startOutline(await member(), {
+      mainTopic: 'Go',
+      subtopics: ['Goroutines'],
+      topicCount: 5,
+      type: 'text',
+    });
+    if (!started.ok) throw new Error(started.message);
+    const row = await waitFor(() => {
+      const current = getOutline(started.value.id)!;
+      return current.attempts >= 4 ? current : undefined;
+    });
+    expect(row.state).toBe('retrying');
+    expect(row.result).toBeNull();
+    expect(row.lastError).toMatch(/AiOutputError/);
+    expect(
+      db().select().from(outlines).where(eq(outlines.id, started.value.id)).get()?.courseId,
+    ).toBeNull();
+  });
+
+  it('does every lesson exactly once when the worker is killed mid-lesson', async () => {
+    const first = startWorker({ MOCK_AI_LATENCY_MS: '2500' });
+    await first.ready;
+    const user = await member();
+    const started = await startOutline(user, {
+      mainTopic: 'Python',
+      subtopics: ['Generators'],
+      topicCount: 5,
+      type: 'text',
+    });
+    if (!started.ok) throw new Error(started.message);
+    await waitFor(() => (getOutline(started.value.id)?.state === 'done' ? true : undefined));
+    const course = await startCourse(user, started.value.id);
+    if (!course.ok) throw new Error(course.message);
+    const courseId = course.value;
+
+    // Every lesson has started (the AI takes 2.5 s for each) when the worker dies.
+    await waitFor(() =>
+      listLessonsOfCourse(courseId).every((lesson) => lesson.state !== 'queued') ? true : undefined,
+    );
+    await stopWorker(first, 'SIGKILL');
+    expect(courseStatus(courseId).ready).toBeLessThan(10);
+    // 'exit' can come before the last output is read: wait for the pipes to close too.
+    if (first.child.stdout && !first.child.stdout.closed)
+      await new Promise((resolve) => first.child.once('close', resolve));
+
+    const second = startWorker();
+    await second.ready;
+    const status = await waitFor(() => allReady(courseStatus(courseId)));
+    expect(status.ready).toBe(10);
+    // Every 'lesson.stored' line of the second worker is out before its lesson is ready.
+    await waitFor(
+      () =>
+        (first.output() + second.output()).split('"lesson.stored"').length - 1 >= 10
+          ? true
+          : undefined,
+      10_000,
+    ).catch(() => undefined);
+
+    const rows = listLessonsOfCourse(courseId);
+    expect(rows).toHaveLength(10);
+    const stored = [
+      ...(first.output() + second.output()).matchAll(/"event":"lesson.stored"[^\n]*/g),
+    ]
+      .map((line) => /"lessonId":(\d+)/.exec(line[0])![1])
+      .map(Number);
+    for (const lesson of rows) {
+      expect(lesson.theory).toContain(lesson.title);
+      expect(stored.filter((id) => id === lesson.id)).toHaveLength(1);
+    }
+  });
+
+  it('keeps the content of 10 lesson jobs of one course finishing in parallel', async () => {
+    const worker = startWorker({ MOCK_AI_LATENCY_MS: '1500' });
+    await worker.ready;
+    const courseId = await generateCourse(await member());
+
+    // While the jobs run, the learner marks every lesson done: a different column of the same rows.
+    await waitFor(() =>
+      listLessonsOfCourse(courseId).some((lesson) => lesson.state === 'running') ? true : undefined,
+    );
+    for (const lesson of listLessonsOfCourse(courseId))
+      updateLessonFromClient(lesson.id, { done: true });
+
+    await waitFor(() => allReady(courseStatus(courseId)));
+    const rows = listLessonsOfCourse(courseId);
+    expect(rows).toHaveLength(10);
+    const finishedAt = rows.map((lesson) => lesson.generatedAt!.getTime());
+    // One after the other they would take 10 x 1.5 s; in parallel they finish together.
+    expect(Math.max(...finishedAt) - Math.min(...finishedAt)).toBeLessThan(6_000);
+    for (const lesson of rows) {
+      expect(lesson.theory).toContain(`<strong>${lesson.title}</strong>`);
+      expect(lesson.imageUrl).toMatch(/^\/images\/demo\/photo-\d\.svg$/);
+      expect(lesson.done).toBe(true);
+      expect(lesson.state).toBe('done');
+    }
+    expect(
+      db().select({ id: lessons.id }).from(lessons).where(eq(lessons.courseId, courseId)).all(),
+    ).toHaveLength(10);
+  });
+
+  it('fails the jobs of a deleted course for good instead of retrying them', async () => {
+    const worker = startWorker({ MOCK_AI_LATENCY_MS: '400', LESSON_CONCURRENCY: '1' });
+    await worker.ready;
+    const courseId = await generateCourse(await member());
+    const ids = listLessonsOfCourse(courseId).map((lesson) => lesson.id);
+    await waitFor(() =>
+      listLessonsOfCourse(courseId).some((lesson) => lesson.state === 'done') ? true : undefined,
+    );
+    deleteCourse(courseId);
+
+    const jobs = await Promise.all(ids.map((id) => lessonQueue().getJob(lessonJobId(id))));
+    const waiting = jobs.filter((job) => job && !job.finishedOn && job.processedOn === undefined);
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const job of waiting) {
+      const finished = await waitForAsync(async () => {
+        if ((await lessonQueue().getJobState(job!.id!)) !== 'failed') return undefined;
+        // Read after the state: a job read before it failed carries no failure yet.
+        return lessonQueue().getJob(job!.id!);
+      });
+      expect(finished.failedReason).toMatch(/was deleted/);
+      expect(finished.attemptsMade).toBe(1);
+    }
+  });
+});
