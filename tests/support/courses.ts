@@ -64,11 +64,6 @@ export function insertCourse(
 }
 
 /** Marks every lesson of a course done, as studying it to the end would. */
-export function completeAllLessons(dataDir: string, courseId: string) {
-  withDb(dataDir, (db) =>
-    db.prepare('update lessons set done = 1 where course_id = ?').run(courseId),
-  );
-}
 
 export function readCompletion(dataDir: string, courseId: string) {
   const row = withDb(dataDir, (db) =>
