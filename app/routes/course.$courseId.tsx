@@ -60,7 +60,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       state: lesson.state,
       attempts: lesson.attempts,
       mediaState: lesson.mediaState,
-      // Sanitized when stored and again on output (ADR 0201): stored HTML never runs script.
+      // Sanitized when stored and again on output (ADR 7): stored HTML never runs script.
       theory: lesson.theory ? sanitizeHtml(lesson.theory) : null,
       imageUrl: lesson.imageUrl,
       imageCredit: parseCredit(lesson.imageCredit),
