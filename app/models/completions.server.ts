@@ -5,6 +5,7 @@ import { enqueueCertificateEmail } from '../../jobs/certificate-email/queue';
 import { emailCertificate, type CertificateData } from '~/services/certificate.server';
 import { db } from '~/utils/db.server';
 import { log } from '~/utils/logger.server';
+import { progressPercent } from '~/utils/progress';
 
 /**
  * Course completion and certificates. Reads only the tables (courses,
@@ -17,7 +18,7 @@ export type Completion = typeof courseCompletions.$inferSelect;
 export interface Progress {
   done: number;
   total: number;
-  /** Rounded percentage; 100 only when every lesson is done (199 of 200 shows 99). */
+  /** See progressPercent: 100 only when every lesson is done. */
   percent: number;
 }
 
@@ -36,9 +37,7 @@ export function courseProgress(courseId: string): Progress {
     .get();
   const total = row?.total ?? 0;
   const done = Number(row?.done ?? 0);
-  if (total === 0) return { done: 0, total: 0, percent: 0 };
-  const percent = done >= total ? 100 : Math.min(99, Math.round((done / total) * 100));
-  return { done, total, percent };
+  return { done, total, percent: progressPercent(done, total) };
 }
 
 /** The course if this user owns it. Another member's course looks exactly like a missing one. */

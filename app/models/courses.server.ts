@@ -11,6 +11,7 @@ import {
 } from '../../db/schema';
 import { db } from '~/utils/db.server';
 import { newId } from '~/utils/ids.server';
+import { progressPercent } from '~/utils/progress';
 
 export type Course = typeof courses.$inferSelect;
 
@@ -197,8 +198,7 @@ export function courseOutline(courseId: string): TopicSummary[] {
 
 /** Rounded percentage of done lessons, as the spec's progress circle shows it. */
 export function progressOf(lessonList: { done: boolean }[]): number {
-  if (lessonList.length === 0) return 0;
-  return Math.round((lessonList.filter((l) => l.done).length / lessonList.length) * 100);
+  return progressPercent(lessonList.filter((l) => l.done).length, lessonList.length);
 }
 
 export interface CourseStatus {

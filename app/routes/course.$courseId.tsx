@@ -17,6 +17,7 @@ import { requireUser } from '~/utils/auth.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
 import { truncateWords } from '~/utils/text';
 import { useLongPoll } from '~/utils/use-long-poll';
+import { progressPercent } from '~/utils/progress';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -96,9 +97,7 @@ export default function CourseView() {
     return new Map(loaded.lessons.map((l) => [l.id, merge(l, fromPoll.get(l.id))]));
   }, [loaded, polled]);
   const all = [...states.values()];
-  const progress = all.length
-    ? Math.round((all.filter((l) => l.done).length / all.length) * 100)
-    : 0;
+  const progress = progressPercent(all.filter((l) => l.done).length, all.length);
   const current = states.get(lesson.id);
   const contentArrived =
     (current?.state === 'done' && !lesson.theory) ||
