@@ -6,6 +6,7 @@ import compression from 'compression';
 import express from 'express';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
+import { checkBodySize } from '~/utils/body-limit.server';
 import { isCrossSiteRequest } from '~/utils/origin.server';
 import { applySecurityHeaders } from '~/utils/security-headers.server';
 
@@ -32,8 +33,24 @@ export async function startWebServer(buildDir = path.resolve('build')) {
   });
   app.use((req, res, next) => {
     const ownOrigins = [new URL(APP_URL).origin, `${req.protocol}://${req.get('host')}`];
-    if (!isCrossSiteRequest(req.method, req.get('origin'), ownOrigins)) return next();
-    res.status(403).json({ success: false, message: 'Cross-site requests are not allowed' });
+    if (isCrossSiteRequest(req.method, req.get('origin'), ownOrigins)) {
+      res.status(403).json({ success: false, message: 'Cross-site requests are not allowed' });
+      return;
+    }
+    const size = checkBodySize(
+      req.method,
+      req.path,
+      req.get('content-length'),
+      req.get('transfer-encoding'),
+    );
+    if (!size.ok) {
+      res
+        .status(size.status)
+        .set('Connection', 'close')
+        .json({ success: false, message: size.message });
+      return;
+    }
+    next();
   });
   app.use(
     '/assets',

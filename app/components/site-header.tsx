@@ -1,11 +1,8 @@
 import { Form, Link, NavLink } from '@remix-run/react';
+import { isAdminRole } from '~/models/roles';
 import type { PublicUser } from '~/models/users.server';
 import type { Theme } from '~/utils/theme';
 import { ThemeToggle } from './theme-toggle';
-
-function isAdminRole(role: PublicUser['role']) {
-  return role === 'admin' || role === 'main_admin';
-}
 
 export function SiteHeader({ user, theme }: { user: PublicUser | null; theme: Theme }) {
   return (

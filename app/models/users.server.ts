@@ -2,6 +2,7 @@ import bcrypt from 'bcryptjs';
 import { eq, sql } from 'drizzle-orm';
 import { users, type Plan, type Role } from '../../db/schema';
 import { db } from '~/utils/db.server';
+import { isAdminRole } from './roles';
 import { newId } from '~/utils/ids.server';
 
 export const MIN_PASSWORD_LENGTH = 9;
@@ -58,5 +59,5 @@ export async function createUser(input: {
 }
 
 export function isAdmin(user: Pick<User, 'role'>): boolean {
-  return user.role === 'admin' || user.role === 'main_admin';
+  return isAdminRole(user.role);
 }

@@ -26,8 +26,8 @@ const FEATURES = [
     text: 'On a paid plan, each lesson pairs a hand-picked video with theory based on it, so you can watch and read side by side.',
   },
   {
-    title: '5 or 10 sub-topics',
-    text: 'Free courses cover five sub-topics per topic; paid plans go deeper with ten.',
+    title: '5 or 10 topics',
+    text: 'Free courses cover five topics; paid plans go deeper with ten.',
   },
   {
     title: 'Progress tracking',

@@ -20,7 +20,7 @@ export const meta: MetaFunction = ({ matches }) =>
 const BENEFITS = [
   {
     title: 'Deeper courses',
-    text: 'Paid plans generate 10 sub-topics per topic instead of 5.',
+    text: 'Paid plans generate courses of 10 topics instead of 5, and video courses.',
   },
   {
     title: 'Video lessons',
@@ -41,8 +41,8 @@ const FAQ: FaqItem[] = [
     question: 'What do I get on the Free Plan?',
     answer: (
       <p>
-        Unlimited Theory &amp; Image courses with 5 sub-topics each, for as long as you like. Video
-        &amp; Theory courses and 10 sub-topics need a paid plan.
+        Unlimited Theory &amp; Image courses of 5 topics each, for as long as you like. Video &amp;
+        Theory courses and 10-topic courses need a paid plan.
       </p>
     ),
   },

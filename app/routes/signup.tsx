@@ -14,6 +14,7 @@ import { safeRedirect } from '~/utils/redirect';
 import { formResult, guardForm, withCookies } from '~/utils/responses.server';
 import { toastHeader } from '~/utils/toast.server';
 import { parseWith, readBody } from '~/utils/validation.server';
+import { clientIp } from '~/utils/rate-limit.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
 export const meta: MetaFunction = () => [{ title: 'SignUp | CourseGen' }];
@@ -24,13 +25,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { redirectTo: safeRedirect(redirectTo, '') };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   return guardForm('signup', async () => {
     const body = await readBody(request);
     const parsed = parseWith(signUpSchema, body);
     if (!parsed.ok) return formResult(400, parsed.message);
-    const result = await signUp(parsed.data);
+    const result = await signUp(parsed.data, clientIp(context));
     if (!result.success) return formResult(result.status, result.message);
     const to = safeRedirect(typeof body.redirectTo === 'string' ? body.redirectTo : null, '/home');
     return redirect(to, {

@@ -2,13 +2,14 @@ import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import { safeRedirect } from '~/utils/redirect';
 import { isTheme } from '~/utils/theme';
 import { serializeTheme } from '~/utils/theme.server';
+import { badRequest, readBody } from '~/utils/validation.server';
 
+/** POST /theme: keeps the chosen theme in a cookie and reloads the page it came from. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const theme = form.get('theme');
-  if (!isTheme(theme)) return Response.json({ message: 'Unknown theme' }, { status: 400 });
-  return redirect(safeRedirect(form.get('redirectTo')), {
-    headers: { 'Set-Cookie': await serializeTheme(theme) },
+  const body = await readBody(request);
+  if (!isTheme(body.theme)) return badRequest('Unknown theme');
+  return redirect(safeRedirect(typeof body.redirectTo === 'string' ? body.redirectTo : null), {
+    headers: { 'Set-Cookie': await serializeTheme(body.theme) },
   });
 }
 

@@ -21,6 +21,7 @@ import {
   type User,
 } from '~/models/users.server';
 import { createSession, destroyAllSessions } from '~/utils/auth.server';
+import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import {
   clear,
@@ -127,14 +128,25 @@ export type ForgotInput = z.infer<typeof forgotSchema>;
 export type ResetInput = z.infer<typeof resetApiSchema>;
 export type ProfileInput = z.infer<typeof profileSchema>;
 
-/** Limits on guessing. Sign-in and reset count failures only; forgot counts every request. */
+/**
+ * Limits on guessing and on abuse. Sign-in and reset count failures only;
+ * forgot, sign-up and email changes count every request. Failed sign-ins are
+ * counted per account and IP, so a stranger cannot lock a member out from
+ * elsewhere, and per IP across accounts.
+ */
 export const LIMITS = {
-  signInAccount: { name: 'signin:account', max: 10, windowSeconds: 15 * 60 },
+  signInAccountIp: { name: 'signin:account-ip', max: 10, windowSeconds: 15 * 60 },
   signInIp: { name: 'signin:ip', max: 50, windowSeconds: 15 * 60 },
+  emailChangeAccount: { name: 'profile-email:account', max: 5, windowSeconds: 60 * 60 },
   forgotAccount: { name: 'forgot:account', max: 5, windowSeconds: 60 * 60 },
   forgotIp: { name: 'forgot:ip', max: 20, windowSeconds: 60 * 60 },
   resetIp: { name: 'reset:ip', max: 20, windowSeconds: 15 * 60 },
 } satisfies Record<string, RateLimit>;
+
+/** Sign-ups per IP and hour: each costs a slow hash and sends an email. */
+export function signUpLimit(): RateLimit {
+  return { name: 'signup:ip', max: env().SIGNUPS_PER_IP_PER_HOUR, windowSeconds: 60 * 60 };
+}
 
 export interface Failure {
   success: false;
@@ -169,7 +181,12 @@ export function toUserData(user: User) {
 }
 
 /** Creates a free member, signs them in and sends the welcome email. */
-export async function signUp(input: SignUpInput): Promise<Outcome<{ user: User; cookie: string }>> {
+export async function signUp(
+  input: SignUpInput,
+  ip: string,
+): Promise<Outcome<{ user: User; cookie: string }>> {
+  const blocked = await limited([await hit(signUpLimit(), ip)]);
+  if (blocked) return blocked;
   if (getUserByEmail(input.email)) return fail(409, MESSAGES.emailTaken);
   let user: User;
   try {
@@ -201,8 +218,9 @@ export async function signIn(
   ip: string,
 ): Promise<Outcome<{ user: User; cookie: string }>> {
   const account = normalizeEmail(input.email);
+  const accountIp = `${account}|${ip}`;
   const blocked = await limited(
-    await Promise.all([hit(LIMITS.signInAccount, account), hit(LIMITS.signInIp, ip)]),
+    await Promise.all([hit(LIMITS.signInAccountIp, accountIp), hit(LIMITS.signInIp, ip)]),
   );
   if (blocked) {
     log.warn('account.signin_limited', { ip });
@@ -214,7 +232,7 @@ export async function signIn(
     user?.passwordHash ?? (await unknownUserHash()),
   );
   if (!user || !matches) return fail(401, MESSAGES.badCredentials);
-  await Promise.all([clear(LIMITS.signInAccount, account), refund(LIMITS.signInIp, ip)]);
+  await Promise.all([clear(LIMITS.signInAccountIp, accountIp), refund(LIMITS.signInIp, ip)]);
   const cookie = await createSession(user.id);
   return { success: true, message: MESSAGES.signedIn, user, cookie };
 }
@@ -268,6 +286,11 @@ export async function updateProfile(
   input: ProfileInput,
 ): Promise<Outcome<{ user: User; cookie?: string }>> {
   const email = normalizeEmail(input.email);
+  if (email !== normalizeEmail(user.email)) {
+    // Each change mails the new address: bounded, so the form cannot be used to send mail.
+    const blocked = await limited([await hit(LIMITS.emailChangeAccount, user.id)]);
+    if (blocked) return blocked;
+  }
   if (isEmailTakenByOther(email, user.id)) return fail(409, MESSAGES.emailInUse);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   let updated: User | undefined;

@@ -35,6 +35,8 @@ export const envSchema = z.object({
     .regex(/^[A-Za-z0-9:_-]+$/, 'letters, digits, colon, dash and underscore only')
     .default('coursegen'),
 
+  SIGNUPS_PER_IP_PER_HOUR: positiveInt(20),
+
   DEMO_MODE: flag,
 
   ANTHROPIC_API_KEY: optionalText,

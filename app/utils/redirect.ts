@@ -1,12 +1,18 @@
-/** Only same-site paths: an open redirect would let a link send members anywhere. */
+const BASE = 'http://same-site.invalid';
+
+/**
+ * Only same-site paths: an open redirect would let a link send members
+ * anywhere. The target is resolved the way a browser would (which drops tabs
+ * and newlines and reads `\` as `/`), and kept only if it stays on this site.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/') {
-  if (
-    typeof to !== 'string' ||
-    !to.startsWith('/') ||
-    to.startsWith('//') ||
-    to.startsWith('/\\')
-  ) {
+  if (typeof to !== 'string' || !to.startsWith('/')) return fallback;
+  let url: URL;
+  try {
+    url = new URL(to, BASE);
+  } catch {
     return fallback;
   }
-  return to;
+  if (url.origin !== BASE) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -140,3 +140,28 @@ describe('accounts over HTTP', () => {
     expect(count).toBe(50);
   });
 });
+
+describe('request bodies through the real server', () => {
+  it('refuses an oversized body with 413 and a message, before any route reads it', async () => {
+    const response = await fetch(`${app.baseURL}/api/signin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(response.status).toBe(413);
+    await expect(response.json()).resolves.toEqual({
+      success: false,
+      message: 'The request is too large (at most 1 MB)',
+    });
+  });
+
+  it('answers a theme post that is not a form with 400, not 500', async () => {
+    const response = await fetch(`${app.baseURL}/theme`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"theme":',
+    });
+    expect(response.status).toBe(400);
+  });
+});

@@ -29,6 +29,7 @@ import { action as signInAction, loader as signInLoader } from '~/routes/signin'
 import { loader as signUpLoader } from '~/routes/signup';
 import { requireApiAdmin } from '~/utils/auth.server';
 import { db } from '~/utils/db.server';
+import { resetEnvForTests } from '~/utils/env.server';
 import { hashToken } from '~/utils/ids.server';
 import { waitForRedis } from '~/utils/redis.server';
 
@@ -393,19 +394,22 @@ describe('forgot and reset password', () => {
 
 describe('rate limits', () => {
   it(
-    'locks an account after 10 failed sign-ins, from any address, even for the right password',
+    'locks an account at an address after 10 failed sign-ins there, even for the right password',
     async () => {
       const { email } = await signUp();
+      const attacker = uniqueIp();
       for (let i = 0; i < 10; i += 1) {
-        expect((await signIn(email, `wrong-${i}`)).status).toBe(401);
+        expect((await signIn(email, `wrong-${i}`, attacker)).status).toBe(401);
       }
-      const locked = await signIn(email, PASSWORD);
+      const locked = await signIn(email, PASSWORD, attacker);
       expect(locked.status).toBe(429);
       expect(Number(locked.headers.get('Retry-After'))).toBeGreaterThan(0);
       expect(await locked.json()).toEqual({
         success: false,
         message: 'Too many attempts. Please try again in 15 minutes.',
       });
+      // The member, elsewhere, is not locked out by a stranger's guesses.
+      expect((await signIn(email, PASSWORD, uniqueIp())).status).toBe(200);
     },
     SLOW,
   );
@@ -414,9 +418,10 @@ describe('rate limits', () => {
     'counts only failures: a good sign-in forgets the earlier ones',
     async () => {
       const { email } = await signUp();
+      const ip = uniqueIp();
       for (let round = 0; round < 2; round += 1) {
-        for (let i = 0; i < 9; i += 1) expect((await signIn(email, 'wrong')).status).toBe(401);
-        expect((await signIn(email, PASSWORD)).status).toBe(200);
+        for (let i = 0; i < 9; i += 1) expect((await signIn(email, 'wrong', ip)).status).toBe(401);
+        expect((await signIn(email, PASSWORD, ip)).status).toBe(200);
       }
     },
     SLOW,
@@ -435,6 +440,57 @@ describe('rate limits', () => {
     },
     SLOW,
   );
+
+  it(
+    'limits sign-ups per address',
+    async () => {
+      process.env.SIGNUPS_PER_IP_PER_HOUR = '3';
+      resetEnvForTests();
+      try {
+        const ip = uniqueIp();
+        const signUpFrom = (email: string) =>
+          post(apiSignUp, '/api/signup', { email, mName: 'M', password: PASSWORD }, { ip });
+        for (let i = 0; i < 3; i += 1) {
+          expect(((await signUpFrom(uniqueEmail())) as Response).status).toBe(200);
+        }
+        const email = uniqueEmail();
+        const limited = await json(await signUpFrom(email));
+        expect(limited.status).toBe(429);
+        expect(limited.body.message).toMatch(/^Too many attempts/);
+        expect(getUserByEmail(email)).toBeUndefined();
+        expect(emailsTo(email)).toHaveLength(0);
+        expect(
+          (
+            (await post(apiSignUp, '/api/signup', {
+              email,
+              mName: 'M',
+              password: PASSWORD,
+            })) as Response
+          ).status,
+        ).toBe(200);
+      } finally {
+        delete process.env.SIGNUPS_PER_IP_PER_HOUR;
+        resetEnvForTests();
+      }
+    },
+    SLOW,
+  );
+
+  it('limits how often a member can change their email', async () => {
+    const { cookie } = await signUp();
+    for (let i = 0; i < 5; i += 1) {
+      const changed = await json(
+        await post(apiProfile, '/api/profile', { mName: 'M', email: uniqueEmail() }, { cookie }),
+      );
+      expect(changed.status).toBe(200);
+    }
+    const target = uniqueEmail();
+    const limited = await json(
+      await post(apiProfile, '/api/profile', { mName: 'M', email: target }, { cookie }),
+    );
+    expect(limited.status).toBe(429);
+    expect(emailsTo(target)).toHaveLength(0);
+  });
 
   it('limits reset emails per account and per address', async () => {
     const email = uniqueEmail();

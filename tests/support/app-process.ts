@@ -40,6 +40,8 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
       ADMIN_EMAIL: adminEmail,
       ADMIN_PASSWORD: adminPassword,
       LOG_LEVEL: 'warn',
+      // Every browser test signs up its own members, all from 127.0.0.1.
+      SIGNUPS_PER_IP_PER_HOUR: '1000',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

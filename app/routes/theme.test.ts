@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { action } from './theme';
+
+function post(body: string, contentType?: string) {
+  const request = new Request('http://localhost/theme', {
+    method: 'POST',
+    body,
+    headers: contentType ? { 'Content-Type': contentType } : {},
+  });
+  return action({ request, params: {}, context: {} }) as Promise<Response>;
+}
+
+describe('POST /theme', () => {
+  it('sets the cookie and goes back to a same-site page', async () => {
+    const response = await post(
+      'theme=dark&redirectTo=%2Fpricing',
+      'application/x-www-form-urlencoded',
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get('Location')).toBe('/pricing');
+    expect(response.headers.get('Set-Cookie')).toMatch(/^theme=/);
+  });
+
+  it('refuses an unknown theme or an unreadable body with a 400, never a 500', async () => {
+    for (const [body, type] of [
+      ['theme=purple', 'application/x-www-form-urlencoded'],
+      ['{"theme":', 'application/json'],
+      ['\u0000garbage', undefined],
+    ] as const) {
+      const response = await post(body, type);
+      expect(response.status).toBe(400);
+      await expect(response.json()).resolves.toEqual({ success: false, message: 'Unknown theme' });
+    }
+  });
+});
