@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AiOutputError, parseOutline, unwrapMarkdownFence } from './ai.server';
+import {
+  AiOutputError,
+  MAX_SUBTOPICS_PER_TOPIC,
+  MAX_TOPICS,
+  parseOutline,
+  parsePromptOutline,
+  unwrapMarkdownFence,
+} from './ai.server';
 
 const request = { mainTopic: 'JavaScript', subtopics: ['Closures'], topicCount: 2 };
 const topic = (title: string) => ({ title, subtopics: [{ title: `${title} basics` }] });
@@ -46,6 +53,20 @@ describe('parseOutline', () => {
     const outline = parseOutline({ javascript: [topic('Intro'), topic('Advanced')] }, request);
     expect(outline.map((t) => t.title)).toEqual(['Intro', 'Closures']);
     expect(outline[1]!.subtopics.length).toBeGreaterThan(0);
+  });
+});
+
+describe('parsePromptOutline', () => {
+  it('cuts topics and sub-topics to what /api/course accepts', () => {
+    const subtopics = Array.from({ length: 9 }, (_, i) => ({ title: `S${i}`, theory: '' }));
+    const topics = Array.from({ length: 12 }, (_, i) => ({ title: `T${i}`, subtopics }));
+    const outline = parsePromptOutline({ ' Cooking ': topics });
+    expect(Object.keys(outline)).toEqual(['cooking']);
+    expect(outline.cooking).toHaveLength(MAX_TOPICS);
+    for (const topic of outline.cooking!)
+      expect(topic.subtopics).toEqual(
+        subtopics.slice(0, MAX_SUBTOPICS_PER_TOPIC).map(({ title }) => ({ title })),
+      );
   });
 });
 

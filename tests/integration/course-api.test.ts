@@ -371,6 +371,34 @@ describe('the AI and media /api routes', () => {
     expect(none.status).toBe(404);
   });
 
+  it('give an outline from /api/prompt that /api/course saves as it is', async () => {
+    const { cookie } = await member('yearly');
+    // The model gives 8 sub-topics per topic; /api/course takes at most 6.
+    const prompt = await json(apiPrompt, {
+      path: '/api/prompt',
+      cookie,
+      body: { prompt: 'Main topic: Cooking\nNumber of topics: 10\nSub-topics per topic: 8' },
+    });
+    expect(prompt.status).toBe(200);
+    const outline = JSON.parse(prompt.body.generatedText as string) as Record<
+      string,
+      { subtopics: unknown[] }[]
+    >;
+    expect(outline.cooking!.map((topic) => topic.subtopics.length)).toEqual(Array(10).fill(6));
+
+    const saved = await json(apiCourse, {
+      path: '/api/course',
+      cookie,
+      body: { content: prompt.body.generatedText, type: 'text', mainTopic: 'Cooking' },
+    });
+    expect(saved).toMatchObject({ status: 200, body: { success: true } });
+    const course = await json(apiCourse, {
+      path: `/api/course?courseId=${saved.body.courseId}`,
+      cookie,
+    });
+    expect(course.body.course.content.cooking).toHaveLength(10);
+  });
+
   it('are rate-limited per member, so they are no open proxy', async () => {
     process.env.AI_REQUESTS_PER_HOUR = '2';
     resetEnvForTests();
