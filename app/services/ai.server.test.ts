@@ -5,7 +5,6 @@ import {
   MAX_TOPICS,
   parseOutline,
   parsePromptOutline,
-  unwrapMarkdownFence,
 } from './ai.server';
 
 const request = { mainTopic: 'JavaScript', subtopics: ['Closures'], topicCount: 2 };
@@ -67,13 +66,5 @@ describe('parsePromptOutline', () => {
       expect(topic.subtopics).toEqual(
         subtopics.slice(0, MAX_SUBTOPICS_PER_TOPIC).map(({ title }) => ({ title })),
       );
-  });
-});
-
-describe('unwrapMarkdownFence', () => {
-  it('unwraps a whole-answer markdown fence but keeps inner code blocks', () => {
-    expect(unwrapMarkdownFence('```markdown\n## Hi\n```')).toBe('## Hi');
-    const withCode = '```js\nlet a;\n```\ntext\n```js\nlet b;\n```';
-    expect(unwrapMarkdownFence(withCode)).toBe(withCode);
   });
 });

@@ -256,6 +256,9 @@ export function parsePromptOutline(answer: unknown): Record<string, OutlineTopic
   return { [key.trim().toLowerCase()]: capOutline(parsed.data, MAX_TOPICS) };
 }
 
+/** A lesson wrapped whole in one of these fences (or an unlabelled one) is unwrapped. */
+const MARKDOWN_FENCES = ['markdown', 'md'];
+
 async function completeText(prompt: string, options: CallOptions = {}): Promise<string> {
   const message = await anthropic().messages.create(
     {
@@ -271,13 +274,7 @@ async function completeText(prompt: string, options: CallOptions = {}): Promise<
     .join('')
     .trim();
   if (!text) throw new AiOutputError('The model gave an empty answer');
-  return unwrapMarkdownFence(text);
-}
-
-/** A whole answer wrapped in one ```markdown fence is unwrapped; code blocks inside stay. */
-export function unwrapMarkdownFence(text: string): string {
-  const match = /^```(?:markdown|md)?[ \t]*\r?\n([\s\S]*?)\r?\n```$/.exec(text.trim());
-  return match && !match[1]!.includes('```') ? match[1]!.trim() : text.trim();
+  return stripCodeFences(text, MARKDOWN_FENCES);
 }
 
 export interface LessonRequest {
