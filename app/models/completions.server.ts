@@ -2,15 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { and, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { courseCompletions, courses, lessons, users } from '../../db/schema';
 import { enqueueCertificateEmail } from '../../jobs/certificate-email/queue';
+import { getCourseForUser } from './courses.server';
 import { emailCertificate, type CertificateData } from '~/services/certificate.server';
 import { db } from '~/utils/db.server';
 import { log } from '~/utils/logger.server';
 import { progressPercent } from '~/utils/progress';
 
 /**
- * Course completion and certificates. Reads only the tables (courses,
- * lessons, users, course_completions), not the course models, so it stands on
- * its own; ownership is always checked against `courses.user_id`.
+ * Course completion and certificates. Ownership is always checked against
+ * `courses.user_id` (getCourseForUser: another member's course looks exactly
+ * like a missing one).
  */
 
 export type Completion = typeof courseCompletions.$inferSelect;
@@ -38,15 +39,6 @@ export function courseProgress(courseId: string): Progress {
   const total = row?.total ?? 0;
   const done = Number(row?.done ?? 0);
   return { done, total, percent: progressPercent(done, total) };
-}
-
-/** The course if this user owns it. Another member's course looks exactly like a missing one. */
-export function getOwnedCourse(userId: string, courseId: string) {
-  return db()
-    .select({ id: courses.id, mainTopic: courses.mainTopic, userId: courses.userId })
-    .from(courses)
-    .where(and(eq(courses.id, courseId), eq(courses.userId, userId)))
-    .get();
 }
 
 export function getCompletion(courseId: string): Completion | undefined {
@@ -302,7 +294,7 @@ export type SendResult =
  * own address, on request. Nothing in it comes from the client but the course id.
  */
 export async function sendCertificate(userId: string, courseId: string): Promise<SendResult> {
-  if (!getOwnedCourse(userId, courseId))
+  if (!getCourseForUser(courseId, userId))
     return { ok: false, reason: 'not-found', message: NOT_FOUND_MESSAGE };
   const completion = getCompletion(courseId);
   if (!completion) return { ok: false, reason: 'not-finished', message: NOT_FINISHED_MESSAGE };
