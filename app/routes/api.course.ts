@@ -10,7 +10,12 @@ import { getCourseForUser } from '~/models/courses.server';
 import { contentLimitMessage, createCourseFromContent } from '~/services/course-generation.server';
 import { requireAiAllowance } from '~/utils/ai-rate-limit.server';
 import { requireApiUser } from '~/utils/auth.server';
-import { badRequest, requireValidBody, requiredText } from '~/utils/validation.server';
+import {
+  badRequest,
+  REQUIRED_FIELDS_MESSAGE,
+  requireValidBody,
+  requiredText,
+} from '~/utils/validation.server';
 import { guardApi } from '~/utils/responses.server';
 
 const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
@@ -35,7 +40,7 @@ const courseType = z.preprocess(
       : typeof value === 'string' && /text|theory/i.test(value)
         ? 'text'
         : value,
-  z.enum(['text', 'video'], { error: 'Please fill in all required fields' }),
+  z.enum(['text', 'video'], { error: REQUIRED_FIELDS_MESSAGE }),
 );
 
 const createSchema = z.object({

@@ -20,14 +20,9 @@ import {
   MAX_MEMBER_SUBTOPICS,
   MAX_SUBTOPICS_MESSAGE,
   PAID_ONLY_MESSAGE,
-  REQUIRED_MESSAGE,
 } from '~/utils/course-rules';
-import {
-  parseWith,
-  readBody,
-  REQUIRED_FIELDS_MESSAGE,
-  requiredText,
-} from '~/utils/validation.server';
+import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
+import { parseWith, readBody, requiredText } from '~/utils/validation.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Generate Course | CourseGen' }];
@@ -163,7 +158,7 @@ export default function Create() {
     if (submitter?.name === 'intent') return;
     if (!topic.trim() || !subtopics.some((s) => s.trim())) {
       event.preventDefault();
-      toast.error(REQUIRED_MESSAGE);
+      toast.error(REQUIRED_FIELDS_MESSAGE);
     }
   }
 

@@ -8,5 +8,3 @@ export const COURSE_TYPE_LABELS = {
   text: 'Theory & Image Course',
   video: 'Video & Theory Course',
 } as const;
-/** Same text as validation.server's REQUIRED_FIELDS_MESSAGE, for the page's own check. */
-export const REQUIRED_MESSAGE = 'Please fill in all required fields';
