@@ -68,16 +68,6 @@ export function getLessonOfCourse(lessonId: number, courseId: string): Lesson | 
     .get();
 }
 
-export function firstLessonOf(courseId: string): Lesson | undefined {
-  return db()
-    .select()
-    .from(lessons)
-    .where(eq(lessons.courseId, courseId))
-    .orderBy(asc(lessons.ordinal))
-    .limit(1)
-    .get();
-}
-
 export function listLessonsOfCourse(courseId: string): Lesson[] {
   return db()
     .select()
