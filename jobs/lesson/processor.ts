@@ -21,7 +21,7 @@ import {
   type Image,
 } from '~/services/media.server';
 import { log } from '~/utils/logger.server';
-import { errorMessage } from '../outline/processor';
+import { errorMessage } from '../retry';
 import { lessonPayload } from './queue';
 
 interface FoundMedia {
