@@ -178,8 +178,10 @@ export function markLessonDone(lessonId: number) {
 
 /**
  * Sets the learner's own fields and, when given, replaces content (API
- * clients). Theory from the client finishes the lesson, media included: its
- * job stores nothing more, and the client's image or video stays.
+ * clients). Theory the client supplies for a lesson still without theory
+ * finishes it, media included: its job stores nothing more, and the client's
+ * image or video stays. (A client echoing a generated lesson back does not
+ * stop a media retry under way.)
  */
 export function updateLessonFromClient(
   lessonId: number,
@@ -193,8 +195,7 @@ export function updateLessonFromClient(
         ? {
             theory: update.theory,
             state: 'done' as const,
-            mediaState: 'done' as const,
-            lastError: null,
+            mediaState: sql<MediaState>`case when ${lessons.theory} is null then 'done' else ${lessons.mediaState} end`,
             generatedAt: new Date(),
           }
         : {}),

@@ -45,6 +45,19 @@ async function courseWithOneLesson(lesson: { theory?: string; imageUrl?: string 
   return { courseId: course.id, lessonId: created[0]!.id, cookie };
 }
 
+/** POST /api/update as an API client sends it. */
+async function postUpdate(cookie: string, courseId: string, content: unknown) {
+  return (await apiUpdate.action({
+    request: new Request('http://localhost/api/update', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: JSON.stringify({ courseId, content }),
+    }),
+    params: {},
+    context: {},
+  })) as Response;
+}
+
 function runJob(lessonId: number, courseId: string) {
   const job = {
     id: `lesson-${lessonId}`,
@@ -79,16 +92,7 @@ describe('a lesson whose theory the client supplies', () => {
       ],
     };
     await whileTheAiAnswers(lessonId, courseId, async () => {
-      const response = (await apiUpdate.action({
-        request: new Request('http://localhost/api/update', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Cookie: cookie },
-          body: JSON.stringify({ courseId, content }),
-        }),
-        params: {},
-        context: {},
-      })) as Response;
-      expect(response.status).toBe(200);
+      expect((await postUpdate(cookie, courseId, content)).status).toBe(200);
     });
 
     const lesson = getLesson(lessonId)!;
@@ -117,6 +121,18 @@ describe('a lesson whose theory the client supplies', () => {
       mediaState: 'done',
     });
     expect(courseStatus(courseId).generating).toBe(false);
+  });
+
+  it('keeps retrying the media of a generated lesson a client echoes back', async () => {
+    const { courseId, lessonId, cookie } = await courseWithOneLesson({ theory: '<p>Ours</p>' });
+    db().update(lessons).set({ mediaState: 'retrying' }).where(eq(lessons.id, lessonId)).run();
+    const content = {
+      rust: [
+        { title: 'Basics', subtopics: [{ title: 'Ownership', theory: '<p>Ours</p>', done: true }] },
+      ],
+    };
+    expect((await postUpdate(cookie, courseId, content)).status).toBe(200);
+    expect(getLesson(lessonId)).toMatchObject({ done: true, mediaState: 'retrying' });
   });
 
   it("retries only missing media and never replaces the client's image", async () => {
