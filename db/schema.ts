@@ -180,7 +180,10 @@ export const courseCompletions = sqliteTable('course_completions', {
   /** Name and title as printed, so the certificate never changes after issue. */
   memberName: text('member_name').notNull(),
   courseTitle: text('course_title').notNull(),
+  /** When the certificate email went out; null until it has. */
   emailedAt: integer('emailed_at', { mode: 'timestamp_ms' }),
+  /** When a sender claimed the email; a claim older than the lease counts as unsent. */
+  emailClaimedAt: integer('email_claimed_at', { mode: 'timestamp_ms' }),
 });
 
 export const PAYMENT_PROVIDERS = ['paypal', 'razorpay'] as const;

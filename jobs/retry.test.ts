@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_CAP_MS, cappedBackoffDelay } from './retry';
+import { BACKOFF_CAP_MS, cappedBackoffDelay, errorMessage } from './retry';
 
 describe('cappedBackoffDelay', () => {
   const middle = () => 0.5; // jitter factor exactly 1
@@ -18,5 +18,12 @@ describe('cappedBackoffDelay', () => {
   it('spreads retries with jitter', () => {
     expect(cappedBackoffDelay(3, () => 0, 1000)).toBe(3200);
     expect(cappedBackoffDelay(3, () => 1, 1000)).toBe(4800);
+  });
+});
+
+describe('errorMessage', () => {
+  it('names the error class and its message, or stringifies anything else', () => {
+    expect(errorMessage(new TypeError('bad'))).toBe('TypeError: bad');
+    expect(errorMessage('plain')).toBe('plain');
   });
 });

@@ -26,3 +26,8 @@ export const retryForeverOptions: JobsOptions = {
   removeOnComplete: { age: 24 * 3600, count: 1000 },
   removeOnFail: { age: 7 * 24 * 3600, count: 1000 },
 };
+
+/** A failure as one line for the job's row and log: "Name: message". */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

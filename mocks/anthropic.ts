@@ -43,8 +43,16 @@ function field(prompt: string, label: string): string | undefined {
   return match?.[1]?.trim() || undefined;
 }
 
-/** Topic titles that read as a real course on `main`, member topics first. */
-export function mockOutline(main: string, count: number, memberTopics: string[]) {
+/**
+ * Topic titles that read as a real course on `main`, member topics first;
+ * two sub-topics each unless `subtopicCount` asks for more (as a prompt may).
+ */
+export function mockOutline(
+  main: string,
+  count: number,
+  memberTopics: string[],
+  subtopicCount = 2,
+) {
   const templates: [string, string[]][] = [
     [`Introduction to ${main}`, [`What is ${main}?`, `Why Learn ${main}`]],
     [`${main} Fundamentals`, [`Basic ${main} Terminology`, `First Steps with ${main}`]],
@@ -68,9 +76,13 @@ export function mockOutline(main: string, count: number, memberTopics: string[])
       subtopics: round ? subtopics.map((s) => `${s} (Part ${round + 1})`) : subtopics,
     });
   }
+  const more = (topic: { title: string; subtopics: string[] }) =>
+    Array.from({ length: Math.max(subtopicCount, 1) }, (_, i) =>
+      i < topic.subtopics.length ? topic.subtopics[i]! : `${topic.title}: Part ${i + 1}`,
+    );
   return topics.map((topic) => ({
     title: topic.title,
-    subtopics: topic.subtopics.map((title) => ({
+    subtopics: more(topic).map((title) => ({
       title,
       theory: '',
       youtube: '',
@@ -96,7 +108,8 @@ function outlineAnswer(prompt: string, malformedTry: number | undefined): Record
     .split(';')
     .map((topic) => topic.trim())
     .filter(Boolean);
-  return { [key]: mockOutline(main, count, memberTopics) };
+  const subtopicCount = Number(field(prompt, 'Sub-topics per topic') ?? 2) || 2;
+  return { [key]: mockOutline(main, count, memberTopics, subtopicCount) };
 }
 
 export function mockMarkdownLesson(prompt: string): string {

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { courseCompletions, courses, lessons, users } from '../../db/schema';
 import { enqueueCertificateEmail } from '../../jobs/certificate-email/queue';
+import { getCourseForUser } from './courses.server';
 import { emailCertificate, type CertificateData } from '~/services/certificate.server';
 import { db } from '~/utils/db.server';
 import { log } from '~/utils/logger.server';
 import { progressPercent } from '~/utils/progress';
 
 /**
- * Course completion and certificates. Reads only the tables (courses,
- * lessons, users, course_completions), not the course models, so it stands on
- * its own; ownership is always checked against `courses.user_id`.
+ * Course completion and certificates. Ownership is always checked against
+ * `courses.user_id` (getCourseForUser: another member's course looks exactly
+ * like a missing one).
  */
 
 export type Completion = typeof courseCompletions.$inferSelect;
@@ -38,15 +39,6 @@ export function courseProgress(courseId: string): Progress {
   const total = row?.total ?? 0;
   const done = Number(row?.done ?? 0);
   return { done, total, percent: progressPercent(done, total) };
-}
-
-/** The course if this user owns it. Another member's course looks exactly like a missing one. */
-export function getOwnedCourse(userId: string, courseId: string) {
-  return db()
-    .select({ id: courses.id, mainTopic: courses.mainTopic, userId: courses.userId })
-    .from(courses)
-    .where(and(eq(courses.id, courseId), eq(courses.userId, userId)))
-    .get();
 }
 
 export function getCompletion(courseId: string): Completion | undefined {
@@ -197,53 +189,86 @@ function memberEmail(userId: string): string | undefined {
 type EmailOutcome = 'sent' | 'claimed-elsewhere' | 'failed';
 
 /**
- * Sends the certificate unless it went out already. `emailed_at` is claimed
- * before sending (so two finishes at once send one email) and released again
- * if the send fails.
+ * How long a claim on the certificate email holds. Longer than any send can
+ * take (nodemailer gives up on a silent server after 10 minutes), so a live
+ * claim means someone is sending; an older one means its sender died before
+ * sending, and the email counts as unsent again.
  */
-async function claimAndSend(completion: Completion, to: string): Promise<EmailOutcome> {
-  const claimedAt = new Date();
+export const EMAIL_CLAIM_LEASE_MS = 15 * 60_000;
+
+/**
+ * Sends the certificate unless it went out already. `email_claimed_at` is
+ * claimed before sending, so two finishes at once send one email; `emailed_at`
+ * is set only once the email is out. A failed send releases the claim; a
+ * crash leaves it, and it lapses after the lease.
+ */
+async function claimAndSend(
+  completion: Completion,
+  to: string,
+  now = new Date(),
+): Promise<EmailOutcome> {
+  const claimedAt = now;
+  const leaseStart = new Date(now.getTime() - EMAIL_CLAIM_LEASE_MS);
   const claim = db()
     .update(courseCompletions)
-    .set({ emailedAt: claimedAt })
-    .where(
-      and(eq(courseCompletions.courseId, completion.courseId), isNull(courseCompletions.emailedAt)),
-    )
-    .run();
-  if (claim.changes === 0) return 'claimed-elsewhere';
-  if (await emailCertificate(to, toCertificateData(completion))) return 'sent';
-  db()
-    .update(courseCompletions)
-    .set({ emailedAt: null })
+    .set({ emailClaimedAt: claimedAt })
     .where(
       and(
         eq(courseCompletions.courseId, completion.courseId),
-        eq(courseCompletions.emailedAt, claimedAt),
+        isNull(courseCompletions.emailedAt),
+        or(
+          isNull(courseCompletions.emailClaimedAt),
+          lt(courseCompletions.emailClaimedAt, leaseStart),
+        ),
       ),
     )
     .run();
-  return 'failed';
+  if (claim.changes === 0) return 'claimed-elsewhere';
+  const sent = await emailCertificate(to, toCertificateData(completion));
+  if (sent)
+    db()
+      .update(courseCompletions)
+      .set({ emailedAt: new Date(), emailClaimedAt: null })
+      .where(eq(courseCompletions.courseId, completion.courseId))
+      .run();
+  else
+    db()
+      .update(courseCompletions)
+      .set({ emailClaimedAt: null })
+      .where(
+        and(
+          eq(courseCompletions.courseId, completion.courseId),
+          eq(courseCompletions.emailClaimedAt, claimedAt),
+        ),
+      )
+      .run();
+  return sent ? 'sent' : 'failed';
 }
 
-/** At finish: send once; if that fails, the worker tries again later (and so does the next finish). */
+/**
+ * At finish: send once. The retry job (one per course, delayed) is queued
+ * before anything is claimed, so a crash between claim and send cannot lose
+ * the email: the job sends it once the claim has lapsed, and does nothing if
+ * it went out. The next finish also sends it while it is unsent.
+ */
 async function emailCertificateOnce(userId: string, completion: Completion): Promise<boolean> {
   if (completion.emailedAt) return false;
   const to = memberEmail(userId);
   if (!to) return false;
+  await enqueueCertificateEmail({ courseId: completion.courseId });
   const outcome = await claimAndSend(completion, to);
-  if (outcome === 'failed') {
+  if (outcome === 'failed')
     log.warn('certificate.email_will_retry', { courseId: completion.courseId });
-    await enqueueCertificateEmail({ courseId: completion.courseId });
-  }
   return outcome === 'sent';
 }
 
 /**
- * The worker's retry of a failed certificate email: to the course owner's
- * current address, unless it has gone out meanwhile.
+ * The worker's certificate-email job: to the course owner's current address,
+ * unless it has gone out meanwhile.
  */
 export async function retryCertificateEmail(
   courseId: string,
+  now = new Date(),
 ): Promise<'sent' | 'already-sent' | 'failed' | 'gone'> {
   const row = db()
     .select({ completion: courseCompletions, email: users.email })
@@ -254,8 +279,8 @@ export async function retryCertificateEmail(
     .get();
   if (!row) return 'gone';
   if (row.completion.emailedAt) return 'already-sent';
-  const outcome = await claimAndSend(row.completion, row.email);
-  // Someone else is sending right now: look again on the next try.
+  const outcome = await claimAndSend(row.completion, row.email, now);
+  // Someone else holds a live claim: look again on the next try.
   if (outcome === 'claimed-elsewhere') return 'failed';
   return outcome;
 }
@@ -269,7 +294,7 @@ export type SendResult =
  * own address, on request. Nothing in it comes from the client but the course id.
  */
 export async function sendCertificate(userId: string, courseId: string): Promise<SendResult> {
-  if (!getOwnedCourse(userId, courseId))
+  if (!getCourseForUser(courseId, userId))
     return { ok: false, reason: 'not-found', message: NOT_FOUND_MESSAGE };
   const completion = getCompletion(courseId);
   if (!completion) return { ok: false, reason: 'not-finished', message: NOT_FINISHED_MESSAGE };

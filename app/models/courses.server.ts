@@ -88,10 +88,6 @@ export function createCourseWithLessons(input: {
   });
 }
 
-export function getCourse(id: string): Course | undefined {
-  return db().select().from(courses).where(eq(courses.id, id)).get();
-}
-
 /** Another member's course is as absent as one that never existed. */
 export function getCourseForUser(id: string, userId: string): Course | undefined {
   return db()

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { courses, lessons, type CourseType, type MediaState } from '../../db/schema';
 import { db } from '~/utils/db.server';
 
@@ -68,16 +68,6 @@ export function getLessonOfCourse(lessonId: number, courseId: string): Lesson | 
     .get();
 }
 
-export function firstLessonOf(courseId: string): Lesson | undefined {
-  return db()
-    .select()
-    .from(lessons)
-    .where(eq(lessons.courseId, courseId))
-    .orderBy(asc(lessons.ordinal))
-    .limit(1)
-    .get();
-}
-
 export function listLessonsOfCourse(courseId: string): Lesson[] {
   return db()
     .select()
@@ -135,11 +125,29 @@ export function storeLessonContent(
   return result.changes === 1;
 }
 
-/** Media found later, after a vendor failure. */
+/**
+ * Media found later (after a vendor failure, or for a lesson whose theory came
+ * from elsewhere): fills only what is still empty, so an image or video the
+ * client supplied is kept, and marks the media done.
+ */
 export function storeLessonMedia(lessonId: number, media: LessonMedia) {
+  const image =
+    media.imageUrl !== undefined
+      ? {
+          imageUrl: sql`coalesce(${lessons.imageUrl}, ${media.imageUrl})`,
+          // The credit belongs to the image: set only with it.
+          imageCredit: sql`case when ${lessons.imageUrl} is null then ${
+            media.imageCredit ? serializeCredit(media.imageCredit) : null
+          } else ${lessons.imageCredit} end`,
+        }
+      : {};
+  const video =
+    media.youtubeId !== undefined
+      ? { youtubeId: sql`coalesce(${lessons.youtubeId}, ${media.youtubeId})` }
+      : {};
   db()
     .update(lessons)
-    .set({ ...mediaColumns(media), mediaState: 'done', lastError: null })
+    .set({ ...image, ...video, mediaState: 'done', lastError: null })
     .where(eq(lessons.id, lessonId))
     .run();
 }
@@ -168,7 +176,13 @@ export function markLessonDone(lessonId: number) {
     .run();
 }
 
-/** Sets the learner's own fields and, when given, replaces content (API clients). */
+/**
+ * Sets the learner's own fields and, when given, replaces content (API
+ * clients). Theory the client supplies for a lesson still without theory
+ * finishes it, media included: its job stores nothing more, and the client's
+ * image or video stays. (A client echoing a generated lesson back does not
+ * stop a media retry under way.)
+ */
 export function updateLessonFromClient(
   lessonId: number,
   update: { done: boolean; theory?: string; imageUrl?: string; youtubeId?: string },
@@ -178,7 +192,12 @@ export function updateLessonFromClient(
     .set({
       done: update.done,
       ...(update.theory
-        ? { theory: update.theory, state: 'done' as const, generatedAt: new Date() }
+        ? {
+            theory: update.theory,
+            state: 'done' as const,
+            mediaState: sql<MediaState>`case when ${lessons.theory} is null then 'done' else ${lessons.mediaState} end`,
+            generatedAt: new Date(),
+          }
         : {}),
       ...(update.imageUrl !== undefined ? { imageUrl: update.imageUrl || null } : {}),
       ...(update.youtubeId !== undefined ? { youtubeId: update.youtubeId || null } : {}),

@@ -28,10 +28,6 @@ export function verifyPassword(password: string, hash: string): Promise<boolean>
   return bcrypt.compare(password, hash);
 }
 
-export function getUserById(id: string): User | undefined {
-  return db().select().from(users).where(eq(users.id, id)).get();
-}
-
 export function getUserByEmail(email: string): User | undefined {
   return db()
     .select()

@@ -1,11 +1,14 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { submitContact } from '~/utils/contact-form.server';
+import { guardApi } from '~/utils/responses.server';
 
 /** POST /api/contact {fname, lname, email, phone, msg} -> {success, message}. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return loader();
-  const outcome = await submitContact(request, context);
-  return Response.json(outcome.body, { status: outcome.status, headers: outcome.headers });
+  return guardApi('contact', async () => {
+    if (request.method !== 'POST') return loader();
+    const outcome = await submitContact(request, context);
+    return Response.json(outcome.body, { status: outcome.status, headers: outcome.headers });
+  });
 }
 
 export function loader() {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { finishCourse } from '~/models/completions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { requiredText, requireValidBody } from '~/utils/validation.server';
+import { guardApi } from '~/utils/responses.server';
 
 const schema = z.object({ courseId: requiredText(100) });
 
@@ -11,18 +12,20 @@ const schema = z.object({ courseId: requiredText(100) });
  * every lesson is done; finishing again answers with the first record.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireApiUser(request);
-  const { courseId } = await requireValidBody(request, schema);
-  const result = await finishCourse(user.id, courseId);
-  if (!result.ok)
-    return Response.json(
-      { success: false, message: result.message },
-      { status: result.reason === 'not-found' ? 404 : 409 },
-    );
-  return Response.json({
-    success: true,
-    certificateId: result.completion.certificateId,
-    completedAt: result.completion.completedAt.toISOString(),
+  return guardApi('finish', async () => {
+    const user = await requireApiUser(request);
+    const { courseId } = await requireValidBody(request, schema);
+    const result = await finishCourse(user.id, courseId);
+    if (!result.ok)
+      return Response.json(
+        { success: false, message: result.message },
+        { status: result.reason === 'not-found' ? 404 : 409 },
+      );
+    return Response.json({
+      success: true,
+      certificateId: result.completion.certificateId,
+      completedAt: result.completion.completedAt.toISOString(),
+    });
   });
 }
 

@@ -5,17 +5,20 @@ import { requireAiAllowance, vendorUnavailable } from '~/utils/ai-rate-limit.ser
 import { requireApiUser } from '~/utils/auth.server';
 import { log } from '~/utils/logger.server';
 import { requireValidBody, requiredText } from '~/utils/validation.server';
+import { guardApi } from '~/utils/responses.server';
 
 /** POST /api/generate { prompt }: the model's Markdown answer, for signed-in members only. */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return new Response(null, { status: 405 });
-  const user = await requireApiUser(request);
-  const { prompt } = await requireValidBody(request, z.object({ prompt: requiredText(4000) }));
-  await requireAiAllowance(user);
-  try {
-    return Response.json({ success: true, text: await generateText(prompt, { maxRetries: 2 }) });
-  } catch (error) {
-    log.warn('api.generate_failed', { userId: user.id, error });
-    return vendorUnavailable('AI');
-  }
+  return guardApi('generate', async () => {
+    if (request.method !== 'POST') return new Response(null, { status: 405 });
+    const user = await requireApiUser(request);
+    const { prompt } = await requireValidBody(request, z.object({ prompt: requiredText(4000) }));
+    await requireAiAllowance(user);
+    try {
+      return Response.json({ success: true, text: await generateText(prompt, { maxRetries: 2 }) });
+    } catch (error) {
+      log.warn('api.generate_failed', { userId: user.id, error });
+      return vendorUnavailable('AI');
+    }
+  });
 }

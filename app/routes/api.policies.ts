@@ -1,9 +1,12 @@
 import { getPublicPolicies } from '~/models/policies.server';
+import { guardApi } from '~/utils/responses.server';
 
 /** GET /api/policies -> [{ terms, privacy, cancel, refund, billing }], each sanitized HTML. */
-export function loader() {
-  const { terms, privacy, cancel, refund, billing } = getPublicPolicies();
-  return Response.json([{ terms, privacy, cancel, refund, billing }], {
-    headers: { 'Cache-Control': 'no-cache' },
+export async function loader() {
+  return guardApi('policies', async () => {
+    const { terms, privacy, cancel, refund, billing } = getPublicPolicies();
+    return Response.json([{ terms, privacy, cancel, refund, billing }], {
+      headers: { 'Cache-Control': 'no-cache' },
+    });
   });
 }

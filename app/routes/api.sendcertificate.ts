@@ -5,6 +5,7 @@ import { CERTIFICATE_EMAIL_LIMIT } from '~/services/certificate.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { hit, tooManyRequests } from '~/utils/rate-limit.server';
 import { requiredText, requireValidBody } from '~/utils/validation.server';
+import { guardApi } from '~/utils/responses.server';
 
 // Only the course id is read: any html or email a client sends is ignored.
 const schema = z.object({ courseId: requiredText(100) });
@@ -14,22 +15,24 @@ const schema = z.object({ courseId: requiredText(100) });
  * own finished course, rendered on the server, to the caller's own address.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireApiUser(request);
-  const { courseId } = await requireValidBody(request, schema);
-  const limit = await hit(CERTIFICATE_EMAIL_LIMIT, user.id);
-  if (!limit.allowed) return tooManyRequests(limit);
-  const result = await sendCertificate(user.id, courseId);
-  if (!result.ok)
-    return Response.json(
-      { success: false, message: result.message },
-      { status: result.reason === 'not-found' ? 404 : 409 },
-    );
-  if (!result.sent)
-    return Response.json(
-      { success: false, message: 'The email could not be sent. Please try again later.' },
-      { status: 502 },
-    );
-  return Response.json({ success: true, message: 'Certificate sent to your email' });
+  return guardApi('sendcertificate', async () => {
+    const user = await requireApiUser(request);
+    const { courseId } = await requireValidBody(request, schema);
+    const limit = await hit(CERTIFICATE_EMAIL_LIMIT, user.id);
+    if (!limit.allowed) return tooManyRequests(limit);
+    const result = await sendCertificate(user.id, courseId);
+    if (!result.ok)
+      return Response.json(
+        { success: false, message: result.message },
+        { status: result.reason === 'not-found' ? 404 : 409 },
+      );
+    if (!result.sent)
+      return Response.json(
+        { success: false, message: 'The email could not be sent. Please try again later.' },
+        { status: 502 },
+      );
+    return Response.json({ success: true, message: 'Certificate sent to your email' });
+  });
 }
 
 export function loader() {

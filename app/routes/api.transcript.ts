@@ -4,6 +4,7 @@ import { fetchTranscript } from '~/services/media.server';
 import { requireAiAllowance } from '~/utils/ai-rate-limit.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody, requiredText } from '~/utils/validation.server';
+import { guardApi } from '~/utils/responses.server';
 
 /**
  * POST /api/transcript { prompt: videoId }: the video's captions as items with
@@ -11,21 +12,23 @@ import { requireValidBody, requiredText } from '~/utils/validation.server';
  * explanation instead (the spec's fallback).
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return new Response(null, { status: 405 });
-  const user = await requireApiUser(request);
-  const { prompt } = await requireValidBody(request, z.object({ prompt: requiredText(20) }));
-  await requireAiAllowance(user);
-  try {
-    const items = await fetchTranscript(prompt);
-    return Response.json({
-      success: true,
-      url: `https://www.youtube.com/watch?v=${prompt}`,
-      items,
-    });
-  } catch {
-    return Response.json(
-      { success: false, message: 'No transcript is available for this video' },
-      { status: 404 },
-    );
-  }
+  return guardApi('transcript', async () => {
+    if (request.method !== 'POST') return new Response(null, { status: 405 });
+    const user = await requireApiUser(request);
+    const { prompt } = await requireValidBody(request, z.object({ prompt: requiredText(20) }));
+    await requireAiAllowance(user);
+    try {
+      const items = await fetchTranscript(prompt);
+      return Response.json({
+        success: true,
+        url: `https://www.youtube.com/watch?v=${prompt}`,
+        items,
+      });
+    } catch {
+      return Response.json(
+        { success: false, message: 'No transcript is available for this video' },
+        { status: 404 },
+      );
+    }
+  });
 }

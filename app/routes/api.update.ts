@@ -4,17 +4,20 @@ import { applyContentUpdate, CONTENT_MESSAGE, parseContent } from '~/models/cour
 import { getCourseForUser } from '~/models/courses.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { badRequest, requireValidBody, requiredText } from '~/utils/validation.server';
+import { guardApi } from '~/utils/responses.server';
 
 const updateSchema = z.object({ courseId: requiredText(64), content: z.unknown() });
 
 /** POST /api/update { content, courseId }: done marks (and any content given), lesson by lesson. */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return new Response(null, { status: 405 });
-  const user = await requireApiUser(request);
-  const body = await requireValidBody(request, updateSchema);
-  const course = getCourseForUser(body.courseId, user.id);
-  if (!course) return Response.json({ success: false, message: 'Not Found' }, { status: 404 });
-  const topics = parseContent(body.content);
-  if (!topics || !applyContentUpdate(course.id, topics)) return badRequest(CONTENT_MESSAGE);
-  return Response.json({ success: true, message: 'Course updated successfully' });
+  return guardApi('update', async () => {
+    if (request.method !== 'POST') return new Response(null, { status: 405 });
+    const user = await requireApiUser(request);
+    const body = await requireValidBody(request, updateSchema);
+    const course = getCourseForUser(body.courseId, user.id);
+    if (!course) return Response.json({ success: false, message: 'Not Found' }, { status: 404 });
+    const topics = parseContent(body.content);
+    if (!topics || !applyContentUpdate(course.id, topics)) return badRequest(CONTENT_MESSAGE);
+    return Response.json({ success: true, message: 'Course updated successfully' });
+  });
 }

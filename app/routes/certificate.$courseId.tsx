@@ -13,9 +13,9 @@ import {
   courseProgress,
   finishCourse,
   getCompletion,
-  getOwnedCourse,
   sendCertificate,
 } from '~/models/completions.server';
+import { getCourseForUser } from '~/models/courses.server';
 import { CERTIFICATE_EMAIL_LIMIT, formatCertificateDate } from '~/services/certificate.server';
 import certificateStyles from '~/styles/certificate.css?url';
 import { requireUser } from '~/utils/auth.server';
@@ -38,7 +38,7 @@ function notFound(): never {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const courseId = params.courseId ?? '';
-  const course = getOwnedCourse(user.id, courseId);
+  const course = getCourseForUser(courseId, user.id);
   if (!course) notFound();
   const completion = getCompletion(courseId);
   if (!completion) {

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { getCompletion, getOwnedCourse, toCertificateData } from '~/models/completions.server';
+import { getCompletion, toCertificateData } from '~/models/completions.server';
+import { getCourseForUser } from '~/models/courses.server';
 import { CERTIFICATE_FILENAME, certificatePng } from '~/services/certificate.server';
 import { requireUser } from '~/utils/auth.server';
 
@@ -10,7 +11,7 @@ import { requireUser } from '~/utils/auth.server';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const courseId = params.courseId ?? '';
-  const completion = getOwnedCourse(user.id, courseId) ? getCompletion(courseId) : undefined;
+  const completion = getCourseForUser(courseId, user.id) ? getCompletion(courseId) : undefined;
   if (!completion) throw new Response('Not Found', { status: 404 });
   const png = await certificatePng(toCertificateData(completion));
   const download = new URL(request.url).searchParams.has('download');

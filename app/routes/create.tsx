@@ -12,7 +12,7 @@ import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { isPaid, planLimitMessage, startOutline } from '~/services/course-generation.server';
 import courseStyles from '~/styles/course.css?url';
-import { aiAllowance } from '~/utils/ai-rate-limit.server';
+import { AI_ALLOWANCE_MESSAGE, aiAllowance } from '~/utils/ai-rate-limit.server';
 import { requireUser } from '~/utils/auth.server';
 import {
   COURSE_TYPE_LABELS,
@@ -20,14 +20,9 @@ import {
   MAX_MEMBER_SUBTOPICS,
   MAX_SUBTOPICS_MESSAGE,
   PAID_ONLY_MESSAGE,
-  REQUIRED_MESSAGE,
 } from '~/utils/course-rules';
-import {
-  parseWith,
-  readBody,
-  REQUIRED_FIELDS_MESSAGE,
-  requiredText,
-} from '~/utils/validation.server';
+import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
+import { parseWith, readBody, requiredText } from '~/utils/validation.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Generate Course | CourseGen' }];
@@ -105,11 +100,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const refused = planLimitMessage(user, parsed.data);
   if (refused) return data({ error: refused, values }, { status: 403 });
   const limit = await aiAllowance(user);
-  if (!limit.allowed)
-    return data(
-      { error: 'You have generated a lot of courses this hour. Please try again later.', values },
-      { status: 429 },
-    );
+  if (!limit.allowed) return data({ error: AI_ALLOWANCE_MESSAGE, values }, { status: 429 });
 
   const started = await startOutline(user, {
     mainTopic: parsed.data.topic,
@@ -117,7 +108,7 @@ export async function action({ request }: ActionFunctionArgs) {
     topicCount: parsed.data.topicCount,
     type: parsed.data.type,
   });
-  if (!started.ok) return data({ error: started.message, values }, { status: 403 });
+  if (!started.ok) return data({ error: started.message, values }, { status: started.status });
   return redirect(`/topics/${started.value.id}`);
 }
 
@@ -167,7 +158,7 @@ export default function Create() {
     if (submitter?.name === 'intent') return;
     if (!topic.trim() || !subtopics.some((s) => s.trim())) {
       event.preventDefault();
-      toast.error(REQUIRED_MESSAGE);
+      toast.error(REQUIRED_FIELDS_MESSAGE);
     }
   }
 

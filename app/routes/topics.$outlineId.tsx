@@ -32,8 +32,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const started = await startCourse(user, params.outlineId ?? '');
   if (started.ok) return redirect(`/course/${started.value}`);
-  if (started.message === 'Not Found') throw new Response('Not Found', { status: 404 });
-  return data({ error: started.message }, { status: 409 });
+  if (started.status === 404) throw new Response('Not Found', { status: 404 });
+  return data({ error: started.message }, { status: started.status });
 }
 
 const isReady = (status: OutlineStatus) => status.state === 'done';

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AiOutputError, parseOutline, unwrapMarkdownFence } from './ai.server';
+import {
+  AiOutputError,
+  MAX_SUBTOPICS_PER_TOPIC,
+  MAX_TOPICS,
+  parseOutline,
+  parsePromptOutline,
+} from './ai.server';
 
 const request = { mainTopic: 'JavaScript', subtopics: ['Closures'], topicCount: 2 };
 const topic = (title: string) => ({ title, subtopics: [{ title: `${title} basics` }] });
@@ -49,10 +55,16 @@ describe('parseOutline', () => {
   });
 });
 
-describe('unwrapMarkdownFence', () => {
-  it('unwraps a whole-answer markdown fence but keeps inner code blocks', () => {
-    expect(unwrapMarkdownFence('```markdown\n## Hi\n```')).toBe('## Hi');
-    const withCode = '```js\nlet a;\n```\ntext\n```js\nlet b;\n```';
-    expect(unwrapMarkdownFence(withCode)).toBe(withCode);
+describe('parsePromptOutline', () => {
+  it('cuts topics and sub-topics to what /api/course accepts', () => {
+    const subtopics = Array.from({ length: 9 }, (_, i) => ({ title: `S${i}`, theory: '' }));
+    const topics = Array.from({ length: 12 }, (_, i) => ({ title: `T${i}`, subtopics }));
+    const outline = parsePromptOutline({ ' Cooking ': topics });
+    expect(Object.keys(outline)).toEqual(['cooking']);
+    expect(outline.cooking).toHaveLength(MAX_TOPICS);
+    for (const topic of outline.cooking!)
+      expect(topic.subtopics).toEqual(
+        subtopics.slice(0, MAX_SUBTOPICS_PER_TOPIC).map(({ title }) => ({ title })),
+      );
   });
 });

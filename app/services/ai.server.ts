@@ -161,11 +161,15 @@ export function parseOutline(raw: unknown, request: OutlineRequest): OutlineTopi
     throw new AiOutputError(
       `The outline has ${parsed.data.length} topics instead of ${request.topicCount}`,
     );
-  const topics = parsed.data.slice(0, request.topicCount).map((topic) => ({
+  return includeMemberTopics(capOutline(parsed.data, request.topicCount), request);
+}
+
+/** The first `maxTopics` topics, each with at most MAX_SUBTOPICS_PER_TOPIC sub-topics. */
+function capOutline(topics: OutlineTopic[], maxTopics: number): OutlineTopic[] {
+  return topics.slice(0, maxTopics).map((topic) => ({
     title: topic.title,
     subtopics: topic.subtopics.slice(0, MAX_SUBTOPICS_PER_TOPIC).map((s) => ({ title: s.title })),
   }));
-  return includeMemberTopics(topics, request);
 }
 
 function mentions(topic: OutlineTopic, wanted: string) {
@@ -233,7 +237,15 @@ export async function outlineForPrompt(
   prompt: string,
   options: CallOptions = {},
 ): Promise<Record<string, OutlineTopic[]>> {
-  const raw = fromJsonText(await forceOutlineTool(prompt, options));
+  return parsePromptOutline(await forceOutlineTool(prompt, options));
+}
+
+/**
+ * The model's answer to a free-form prompt, cut to what /api/course accepts
+ * (MAX_TOPICS topics of MAX_SUBTOPICS_PER_TOPIC sub-topics), so it can be saved as it is.
+ */
+export function parsePromptOutline(answer: unknown): Record<string, OutlineTopic[]> {
+  const raw = fromJsonText(answer);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new AiOutputError('The outline is not an object keyed by the main topic');
   const entries = Object.entries(raw as Record<string, unknown>);
@@ -241,8 +253,11 @@ export async function outlineForPrompt(
   const [key, value] = entries[0]!;
   const parsed = topicsSchema.safeParse(fromJsonText(value));
   if (!parsed.success) throw new AiOutputError('The outline has the wrong shape');
-  return { [key.trim().toLowerCase()]: parsed.data.slice(0, MAX_TOPICS) };
+  return { [key.trim().toLowerCase()]: capOutline(parsed.data, MAX_TOPICS) };
 }
+
+/** A lesson wrapped whole in one of these fences (or an unlabelled one) is unwrapped. */
+const MARKDOWN_FENCES = ['markdown', 'md'];
 
 async function completeText(prompt: string, options: CallOptions = {}): Promise<string> {
   const message = await anthropic().messages.create(
@@ -259,13 +274,7 @@ async function completeText(prompt: string, options: CallOptions = {}): Promise<
     .join('')
     .trim();
   if (!text) throw new AiOutputError('The model gave an empty answer');
-  return unwrapMarkdownFence(text);
-}
-
-/** A whole answer wrapped in one ```markdown fence is unwrapped; code blocks inside stay. */
-export function unwrapMarkdownFence(text: string): string {
-  const match = /^```(?:markdown|md)?[ \t]*\r?\n([\s\S]*?)\r?\n```$/.exec(text.trim());
-  return match && !match[1]!.includes('```') ? match[1]!.trim() : text.trim();
+  return stripCodeFences(text, MARKDOWN_FENCES);
 }
 
 export interface LessonRequest {

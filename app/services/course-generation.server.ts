@@ -20,19 +20,15 @@ import {
 } from '~/models/outlines.server';
 import type { User } from '~/models/users.server';
 import { getPlan, isPaidPlan } from '~/models/plans';
+import { AI_ALLOWANCE_MESSAGE, aiAllowance } from '~/utils/ai-rate-limit.server';
 import { PAID_ONLY_MESSAGE } from '~/utils/course-rules';
 import { log } from '~/utils/logger.server';
 
 /**
- * What the web process does for course generation: check the member's plan,
- * write rows, enqueue jobs. The worker does the rest (jobs/outline, jobs/lesson).
+ * What the web process does for course generation: check the member's plan
+ * and AI allowance, write rows, enqueue jobs. The worker does the rest
+ * (jobs/outline, jobs/lesson).
  */
-export {
-  FREE_TOPIC_COUNT,
-  MAX_MEMBER_SUBTOPICS,
-  PAID_ONLY_MESSAGE,
-  TOPIC_COUNTS,
-} from '~/utils/course-rules';
 
 export function isPaid(user: Pick<User, 'plan'>): boolean {
   return isPaidPlan(user.plan);
@@ -62,14 +58,15 @@ export function contentLimitMessage(
     : PAID_ONLY_MESSAGE;
 }
 
-export type Started<T> = { ok: true; value: T } | { ok: false; message: string };
+export type Started<T> =
+  { ok: true; value: T } | { ok: false; message: string; status: 403 | 404 | 409 | 429 };
 
 export async function startOutline(
   user: User,
   input: { mainTopic: string; subtopics: string[]; topicCount: number; type: CourseType },
 ): Promise<Started<Outline>> {
   const refused = planLimitMessage(user, input);
-  if (refused) return { ok: false, message: refused };
+  if (refused) return { ok: false, message: refused, status: 403 };
   const outline = createOutline({
     userId: user.id,
     mainTopic: input.mainTopic,
@@ -111,19 +108,24 @@ async function enqueueCourseLessons(courseId: string, created: CreatedLesson[]) 
 
 /**
  * Generate Course: the course and one row per lesson, then the first lesson's
- * job at the front of the queue and the others behind it. Idempotent: a
+ * job at the front of the queue and the others behind it. Each lesson is a
+ * vendor call, so the course costs its lesson count of the member's AI
+ * allowance; a course that does not fit creates nothing. Idempotent: a
  * second submit of the same outline opens the course the first one made.
  */
 export async function startCourse(user: User, outlineId: string): Promise<Started<string>> {
   const outline = getOutlineForUser(outlineId, user.id);
-  if (!outline) return { ok: false, message: 'Not Found' };
+  if (!outline) return { ok: false, message: 'Not Found', status: 404 };
   if (outline.courseId) return { ok: true, value: outline.courseId };
-  if (!outline.result) return { ok: false, message: 'The outline is not ready yet' };
+  if (!outline.result) return { ok: false, message: 'The outline is not ready yet', status: 409 };
   const refused = planLimitMessage(user, {
     topicCount: outline.topicCount,
     type: outline.courseType,
   });
-  if (refused) return { ok: false, message: refused };
+  if (refused) return { ok: false, message: refused, status: 403 };
+  const lessonCount = outline.result.reduce((sum, topic) => sum + topic.subtopics.length, 0);
+  if (!(await aiAllowance(user, lessonCount)).allowed)
+    return { ok: false, message: AI_ALLOWANCE_MESSAGE, status: 429 };
 
   const topics: NewTopic[] = outline.result.map((topic) => ({
     title: topic.title,

@@ -35,11 +35,6 @@ function keyFor(vendor: 'unsplash' | 'youtube'): string | undefined {
   return key ?? (config.mocked[vendor] ? 'demo-mode-key' : undefined);
 }
 
-/** Whether a vendor is set up at all; without a key its media is simply left out. */
-export function mediaConfigured(vendor: 'unsplash' | 'youtube'): boolean {
-  return keyFor(vendor) !== undefined;
-}
-
 async function getJson(url: string, init: RequestInit = {}): Promise<unknown> {
   let response: Response;
   try {

@@ -1,22 +1,38 @@
 import type { User } from '~/models/users.server';
 import { env } from './env.server';
-import { hit, tooManyRequests, type RateLimitResult } from './rate-limit.server';
+import { hit, tooManyRequests, type RateLimit, type RateLimitResult } from './rate-limit.server';
 import { waitForRedis } from './redis.server';
 
+/** What the pages say when the allowance is used up (the /api routes answer `tooManyRequests`). */
+export const AI_ALLOWANCE_MESSAGE =
+  'You have generated a lot of courses this hour. Please try again later.';
+
+const aiLimit = (): RateLimit => ({
+  name: 'ai:member',
+  max: env().AI_REQUESTS_PER_HOUR,
+  windowSeconds: 3600,
+});
+
 /**
- * Every call that makes the product pay a vendor (AI, image or video search)
- * counts against the member's hourly allowance, so the /api routes are never
- * an open proxy.
+ * Every call that makes the product pay a vendor counts against the member's
+ * hourly allowance, so the /api routes are never an open proxy. `cost` is the
+ * number of vendor calls a request starts: 1 for an outline or a direct /api
+ * AI or media call, one per lesson to generate for a new course (each lesson
+ * job is an AI call plus a media search). A refused request uses nothing: its
+ * cost is given back, so a course too large to fit leaves room for smaller requests.
  */
-export async function aiAllowance(user: Pick<User, 'id'>): Promise<RateLimitResult> {
+export async function aiAllowance(user: Pick<User, 'id'>, cost = 1): Promise<RateLimitResult> {
   // The producer connection does not queue commands: let a fresh one connect first.
   await waitForRedis(2000).catch(() => undefined);
-  return hit({ name: 'ai:member', max: env().AI_REQUESTS_PER_HOUR, windowSeconds: 3600 }, user.id);
+  const limit = aiLimit();
+  const result = await hit(limit, user.id, cost);
+  if (!result.allowed) await hit(limit, user.id, -cost);
+  return result;
 }
 
-/** Throws the 429 response when the member's allowance is used up. */
-export async function requireAiAllowance(user: Pick<User, 'id'>) {
-  const result = await aiAllowance(user);
+/** Throws the 429 response when the request's cost does not fit in the member's allowance. */
+export async function requireAiAllowance(user: Pick<User, 'id'>, cost = 1) {
+  const result = await aiAllowance(user, cost);
   if (!result.allowed) throw tooManyRequests(result);
 }
 

@@ -1,12 +1,9 @@
 /** The spec's course-creation rules, shared by the /create page and the server. */
 export const PAID_ONLY_MESSAGE = 'For paid members only';
 export const MAX_SUBTOPICS_MESSAGE = 'You can only add 5 sub topics';
-export const TOPIC_COUNTS = [5, 10] as const;
 export const FREE_TOPIC_COUNT = 5;
 export const MAX_MEMBER_SUBTOPICS = 5;
 export const COURSE_TYPE_LABELS = {
   text: 'Theory & Image Course',
   video: 'Video & Theory Course',
 } as const;
-/** Same text as validation.server's REQUIRED_FIELDS_MESSAGE, for the page's own check. */
-export const REQUIRED_MESSAGE = 'Please fill in all required fields';

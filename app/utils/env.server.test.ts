@@ -20,6 +20,8 @@ describe('parseEnv', () => {
     });
     expect(config.PORT).toBe(3000);
     expect(config.APP_URL).toBe('http://localhost:3000');
+    // Room for several courses of up to 60 lessons each (one unit per lesson).
+    expect(config.AI_REQUESTS_PER_HOUR).toBe(300);
   });
 
   it('mocks nothing outside demo mode, even vendors without keys', () => {

@@ -75,8 +75,11 @@ export const envSchema = z.object({
   /** Lesson jobs one worker runs at once; unset means every lesson of a course at once. */
   LESSON_CONCURRENCY: z.coerce.number().int().positive().optional(),
   OUTLINE_CONCURRENCY: positiveInt(8),
-  /** Per member and hour: outlines, /api/prompt, /api/generate and the media /api calls. */
-  AI_REQUESTS_PER_HOUR: positiveInt(60),
+  /**
+   * Vendor calls a member may start per hour: 1 per outline and per /api AI or
+   * media call, and one per lesson to generate when a course is created.
+   */
+  AI_REQUESTS_PER_HOUR: positiveInt(300),
 
   // Knobs of the vendor mocks (demo mode only); see mocks/knobs.ts.
   MOCK_AI_LATENCY_MS: nonNegativeInt(0),

@@ -30,4 +30,14 @@ describe('stripCodeFences', () => {
     expect(stripCodeFences('```json\n{"a": 1}\n```')).toBe('{"a": 1}');
     expect(stripCodeFences('  {"a": 1}  ')).toBe('{"a": 1}');
   });
+
+  it('unwraps only the labels asked for, and never a fence holding other fences', () => {
+    expect(stripCodeFences('```markdown\n## Hi\n```', ['markdown', 'md'])).toBe('## Hi');
+    expect(stripCodeFences('```\n## Hi\n```', ['markdown', 'md'])).toBe('## Hi');
+    const code = '```js\nlet a;\n```';
+    expect(stripCodeFences(code, ['markdown', 'md'])).toBe(code);
+    const twoBlocks = '```js\nlet a;\n```\ntext\n```js\nlet b;\n```';
+    expect(stripCodeFences(twoBlocks)).toBe(twoBlocks);
+    expect(stripCodeFences(twoBlocks, ['markdown', 'md'])).toBe(twoBlocks);
+  });
 });

@@ -16,16 +16,17 @@ export interface RateLimitResult {
 }
 
 /**
- * Fixed-window counter in Redis, shared by every web process. When Redis is
- * unreachable the request is allowed (and logged): a rate limiter must not
- * take the product down with it.
+ * Fixed-window counter in Redis, shared by every web process. `cost` is how
+ * many units this request uses (default 1). When Redis is unreachable the
+ * request is allowed (and logged): a rate limiter must not take the product
+ * down with it.
  */
-export async function hit(limit: RateLimit, key: string): Promise<RateLimitResult> {
+export async function hit(limit: RateLimit, key: string, cost = 1): Promise<RateLimitResult> {
   const redisKey = `${env().REDIS_PREFIX}:ratelimit:${limit.name}:${key}`;
   try {
     const results = await producerRedis()
       .multi()
-      .incr(redisKey)
+      .incrby(redisKey, cost)
       .expire(redisKey, limit.windowSeconds, 'NX')
       .ttl(redisKey)
       .exec();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { REQUIRED_FIELDS_MESSAGE } from './messages';
 
-export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
+export { REQUIRED_FIELDS_MESSAGE };
 
 /** A 400 whose JSON body carries the spec's `success: false` and a message a person can read. */
 export function badRequest(message: string, extra: Record<string, unknown> = {}) {

@@ -2,7 +2,10 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { certificateEmailPayload } from './queue';
 import { retryCertificateEmail } from '~/models/completions.server';
 
-/** Sends a certificate email that failed at finish time; throws (so BullMQ retries) while it fails. */
+/**
+ * Sends a certificate email that has not gone out (its send failed, or its
+ * sender crashed); does nothing if it has. Throws (so BullMQ retries) while it fails.
+ */
 export async function processCertificateEmail(job: Job) {
   const { courseId } = certificateEmailPayload.parse(job.data);
   const outcome = await retryCertificateEmail(courseId);

@@ -6,16 +6,19 @@ import { producerRedis } from '~/utils/redis.server';
 
 export const CERTIFICATE_EMAIL_QUEUE = 'certificate-email';
 
-/** Retry the certificate email of one finished course (only an id: no address, no content). */
+/** Send the certificate email of one finished course (only an id: no address, no content). */
 export const certificateEmailPayload = z.object({ courseId: z.string().min(1).max(100) });
 export type CertificateEmailPayload = z.infer<typeof certificateEmailPayload>;
 
 let queue: Queue | undefined;
 
 /**
- * A failed certificate email is tried again after 30 s, then with doubling
- * pauses for about a day and a half (12 tries). After that the member can
- * still send it from the certificate page.
+ * The safety net of the certificate email, queued at finish before the email
+ * is sent: its first try comes 30 s later and does nothing if the email went
+ * out. Otherwise it is tried up to 12 times in all, with BullMQ's exponential
+ * backoff doubling the pause from 30 s (30 s, 1 min, 2 min, ... 8.5 h):
+ * 30 s x (2^11 - 1), about 17 hours after the first try. After that the member
+ * can still send it from the certificate page.
  */
 export function certificateEmailQueue(): Queue {
   queue ??= new Queue(CERTIFICATE_EMAIL_QUEUE, {
@@ -33,9 +36,9 @@ export function certificateEmailQueue(): Queue {
 }
 
 /**
- * Queues a retry; one job per course at a time (the job id), so repeated
- * failures never pile up. Never throws: without Redis the next finish or the
- * page's Email Certificate button still sends it.
+ * Queues the job; one per course at a time (the job id), so repeated finishes
+ * or failures never pile up. Never throws: without Redis the next finish or
+ * the page's Email Certificate button still sends it.
  */
 export async function enqueueCertificateEmail(
   payload: CertificateEmailPayload,

@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { setCoursePhoto } from '~/models/courses.server';
 import {
+  getLesson,
   getLessonJobContext,
   markLessonRunning,
   recordLessonFailure,
@@ -20,7 +21,7 @@ import {
   type Image,
 } from '~/services/media.server';
 import { log } from '~/utils/logger.server';
-import { errorMessage } from '../outline/processor';
+import { errorMessage } from '../retry';
 import { lessonPayload } from './queue';
 
 interface FoundMedia {
@@ -111,9 +112,14 @@ export async function processLesson(job: Job) {
       });
       if (stored)
         log.info('lesson.stored', { jobId: job.id, lessonId, courseId, pid: process.pid });
+      else if (produced.found && getLesson(lessonId)?.mediaState !== 'done')
+        // The theory came from elsewhere meanwhile (e.g. /api/update): still finish
+        // the media, filling only what that writer left empty.
+        storeLessonMedia(lessonId, produced.found.media);
       keepPhoto(context, produced.found);
       await job.updateProgress(80);
-      if (produced.mediaError) throw produced.mediaError;
+      if (produced.mediaError && getLesson(lessonId)?.mediaState !== 'done')
+        throw produced.mediaError;
     } else {
       const found = await findMedia(context);
       storeLessonMedia(lessonId, found.media);

@@ -68,8 +68,3 @@ export async function prioritiseLesson(payload: LessonPayload) {
   }
   return state;
 }
-
-export async function closeLessonQueue() {
-  await queue?.close();
-  queue = undefined;
-}

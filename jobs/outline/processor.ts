@@ -7,11 +7,8 @@ import {
 } from '~/models/outlines.server';
 import { generateOutline } from '~/services/ai.server';
 import { log } from '~/utils/logger.server';
+import { errorMessage } from '../retry';
 import { outlinePayload } from './queue';
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
 
 /**
  * Asks the AI for the outline and stores it once validated. Any failure

@@ -28,8 +28,3 @@ export async function enqueueOutline(payload: OutlinePayload) {
   const data = outlinePayload.parse(payload);
   return outlineQueue().add('outline', data, { jobId: outlineJobId(data.outlineId) });
 }
-
-export async function closeOutlineQueue() {
-  await queue?.close();
-  queue = undefined;
-}

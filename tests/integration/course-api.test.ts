@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { outlines } from '../../db/schema';
+import { courses, outlines } from '../../db/schema';
 import * as apiCourse from '~/routes/api.course';
 import * as apiCourses from '~/routes/api.courses';
 import * as apiGenerate from '~/routes/api.generate';
@@ -13,6 +13,8 @@ import * as coursePage from '~/routes/course.$courseId';
 import * as createPage from '~/routes/create';
 import * as statusCourse from '~/routes/status.course.$courseId';
 import * as statusOutline from '~/routes/status.outline.$outlineId';
+import * as topicsPage from '~/routes/topics.$outlineId';
+import { getOutline, storeOutlineResult } from '~/models/outlines.server';
 import { createUser, type User } from '~/models/users.server';
 import { startOutline } from '~/services/course-generation.server';
 import { createSession } from '~/utils/auth.server';
@@ -369,6 +371,34 @@ describe('the AI and media /api routes', () => {
     expect(none.status).toBe(404);
   });
 
+  it('give an outline from /api/prompt that /api/course saves as it is', async () => {
+    const { cookie } = await member('yearly');
+    // The model gives 8 sub-topics per topic; /api/course takes at most 6.
+    const prompt = await json(apiPrompt, {
+      path: '/api/prompt',
+      cookie,
+      body: { prompt: 'Main topic: Cooking\nNumber of topics: 10\nSub-topics per topic: 8' },
+    });
+    expect(prompt.status).toBe(200);
+    const outline = JSON.parse(prompt.body.generatedText as string) as Record<
+      string,
+      { subtopics: unknown[] }[]
+    >;
+    expect(outline.cooking!.map((topic) => topic.subtopics.length)).toEqual(Array(10).fill(6));
+
+    const saved = await json(apiCourse, {
+      path: '/api/course',
+      cookie,
+      body: { content: prompt.body.generatedText, type: 'text', mainTopic: 'Cooking' },
+    });
+    expect(saved).toMatchObject({ status: 200, body: { success: true } });
+    const course = await json(apiCourse, {
+      path: `/api/course?courseId=${saved.body.courseId}`,
+      cookie,
+    });
+    expect(course.body.course.content.cooking).toHaveLength(10);
+  });
+
   it('are rate-limited per member, so they are no open proxy', async () => {
     process.env.AI_REQUESTS_PER_HOUR = '2';
     resetEnvForTests();
@@ -389,5 +419,107 @@ describe('the AI and media /api routes', () => {
         })
       ).status,
     ).toBe(200);
+  });
+
+  it('charge a new course one unit per lesson it will generate, and refuse one that does not fit', async () => {
+    process.env.AI_REQUESTS_PER_HOUR = '12';
+    resetEnvForTests();
+    const { user, cookie } = await member('yearly');
+    const generate = async () =>
+      (await json(apiGenerate, { path: '/api/generate', cookie, body: { prompt: 'hi' } })).status;
+    const pending = (lessons: number) => ({
+      rust: Array.from({ length: Math.ceil(lessons / 5) }, (_, t) => ({
+        title: `Topic ${t + 1}`,
+        subtopics: Array.from({ length: Math.min(5, lessons - t * 5) }, (_, l) => ({
+          title: `Lesson ${t * 5 + l + 1}`,
+        })),
+      })),
+    });
+    const ownCourses = () =>
+      db().select().from(courses).where(eq(courses.userId, user.id)).all().length;
+
+    // 13 lessons to generate do not fit in 12: nothing is created, and nothing is used up.
+    const tooBig = await json(apiCourse, {
+      path: '/api/course',
+      cookie,
+      body: { content: pending(13), type: 'text', mainTopic: 'Rust' },
+    });
+    expect(tooBig.status).toBe(429);
+    expect(tooBig.body.message).toMatch(/^Too many attempts/);
+    expect(ownCourses()).toBe(0);
+
+    // 10 lessons cost 10 of the 12; lessons that come with theory cost nothing.
+    const created = await json(apiCourse, {
+      path: '/api/course',
+      cookie,
+      body: { content: pending(10), type: 'text', mainTopic: 'Rust' },
+    });
+    expect(created.status).toBe(200);
+    const free = await json(apiCourse, {
+      path: '/api/course',
+      cookie,
+      body: { content: content(), type: 'text', mainTopic: 'Web Design' },
+    });
+    expect(free.status).toBe(200);
+    expect([await generate(), await generate(), await generate()]).toEqual([200, 200, 429]);
+    expect(ownCourses()).toBe(2);
+  });
+
+  it('charge Generate Course the lesson count of the outline', async () => {
+    process.env.AI_REQUESTS_PER_HOUR = '8';
+    resetEnvForTests();
+    const { user, cookie } = await member();
+    /** An outline of 5 topics with one lesson each, `doubled` of them with two. */
+    const outlineWith = async (doubled: number) => {
+      const started = await startOutline(user, {
+        mainTopic: 'Chess',
+        subtopics: ['Openings'],
+        topicCount: 5,
+        type: 'text',
+      });
+      if (!started.ok) throw new Error(started.message);
+      const topics = Array.from({ length: 5 }, (_, t) => ({
+        title: `Topic ${t + 1}`,
+        subtopics: Array.from({ length: t < doubled ? 2 : 1 }, (_, l) => ({
+          title: `Lesson ${t}.${l}`,
+        })),
+      }));
+      storeOutlineResult(started.value.id, topics);
+      return started.value.id;
+    };
+    const generateCourse = (outlineId: string) =>
+      call(topicsPage, {
+        path: `/topics/${outlineId}`,
+        cookie,
+        body: new URLSearchParams(),
+        params: { outlineId },
+      });
+
+    // Outline of 5 + 4 = 9 lessons against an allowance of 8: refused, nothing created.
+    const large = await outlineWith(4);
+    const refused = (await generateCourse(large)) as {
+      data: { error: string };
+      init: { status: number };
+    };
+    expect(refused.init.status).toBe(429);
+    expect(refused.data.error).toBe(
+      'You have generated a lot of courses this hour. Please try again later.',
+    );
+    expect(getOutline(large)!.courseId).toBeNull();
+    expect(db().select().from(courses).where(eq(courses.userId, user.id)).all()).toEqual([]);
+
+    // 7 lessons fit; opening the same outline again costs nothing more.
+    const small = await outlineWith(2);
+    const first = (await generateCourse(small)) as Response;
+    expect(first.status).toBe(302);
+    const again = (await generateCourse(small)) as Response;
+    expect(again.headers.get('Location')).toBe(first.headers.get('Location'));
+    // 7 used: one more unit is left, and then none.
+    expect(
+      (await json(apiGenerate, { path: '/api/generate', cookie, body: { prompt: 'hi' } })).status,
+    ).toBe(200);
+    expect(
+      (await json(apiGenerate, { path: '/api/generate', cookie, body: { prompt: 'hi' } })).status,
+    ).toBe(429);
   });
 });

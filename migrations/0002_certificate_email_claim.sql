@@ -1,0 +1,1 @@
+ALTER TABLE `course_completions` ADD `email_claimed_at` integer;

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createUser } from '~/models/users.server';
+import * as apiCourse from '~/routes/api.course';
+import * as apiCourses from '~/routes/api.courses';
+import * as apiFinish from '~/routes/api.finish';
+import * as apiGenerate from '~/routes/api.generate';
+import * as apiImage from '~/routes/api.image';
+import * as apiPolicies from '~/routes/api.policies';
+import * as apiPrompt from '~/routes/api.prompt';
+import * as apiSendCertificate from '~/routes/api.sendcertificate';
+import * as apiTranscript from '~/routes/api.transcript';
+import * as apiUpdate from '~/routes/api.update';
+import * as apiYt from '~/routes/api.yt';
+import { createSession } from '~/utils/auth.server';
+import { db } from '~/utils/db.server';
+
+/**
+ * When the server fails unexpectedly (here: a table the routes read is gone),
+ * every /api route answers the spec's JSON 'Internal Server Error' with a 500,
+ * never Remix's plain-text error or a stack trace.
+ */
+type Handler = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: { clientIp: string };
+}) => Promise<unknown>;
+
+const broken: string[] = [];
+function breakTable(table: string) {
+  db().run(sql.raw(`alter table ${table} rename to ${table}_broken`));
+  broken.push(table);
+}
+
+afterEach(() => {
+  for (const table of broken.splice(0))
+    db().run(sql.raw(`alter table ${table}_broken rename to ${table}`));
+});
+
+async function expectInternalError(handler: unknown, request: Request, label: string) {
+  let response: unknown;
+  try {
+    response = await (handler as Handler)({
+      request,
+      params: {},
+      context: { clientIp: '1.2.3.4' },
+    });
+  } catch (thrown) {
+    response = thrown;
+  }
+  expect(response, label).toBeInstanceOf(Response);
+  const { status } = response as Response;
+  const text = await (response as Response).text();
+  expect(status, label).toBe(500);
+  expect(JSON.parse(text), label).toEqual({ success: false, message: 'Internal Server Error' });
+  expect(text, label).not.toMatch(/SQLITE|no such table/i);
+}
+
+describe('every /api route, when the server fails', () => {
+  it('answers a JSON 500 with the spec message', async () => {
+    const user = await createUser({
+      email: 'api-errors@example.com',
+      name: 'Errors',
+      password: 'long-enough-password',
+    });
+    const cookie = (await createSession(user.id)).split(';')[0]!;
+    breakTable('sessions');
+
+    const post = (path: string, body: unknown) =>
+      new Request(`http://localhost${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: cookie },
+        body: JSON.stringify(body),
+      });
+    const get = (path: string) =>
+      new Request(`http://localhost${path}`, { headers: { Cookie: cookie } });
+
+    const cases: [unknown, Request, string][] = [
+      [apiCourse.loader, get('/api/course?courseId=x'), 'GET /api/course'],
+      [
+        apiCourse.action,
+        post('/api/course', { mainTopic: 'X', type: 'text', content: {} }),
+        'POST /api/course',
+      ],
+      [apiCourses.loader, get('/api/courses'), '/api/courses'],
+      [apiUpdate.action, post('/api/update', { courseId: 'x', content: {} }), '/api/update'],
+      [apiFinish.action, post('/api/finish', { courseId: 'x' }), '/api/finish'],
+      [
+        apiSendCertificate.action,
+        post('/api/sendcertificate', { courseId: 'x' }),
+        '/api/sendcertificate',
+      ],
+      [apiGenerate.action, post('/api/generate', { prompt: 'hi' }), '/api/generate'],
+      [apiPrompt.action, post('/api/prompt', { prompt: 'hi' }), '/api/prompt'],
+      [apiImage.action, post('/api/image', { prompt: 'hi' }), '/api/image'],
+      [apiYt.action, post('/api/yt', { prompt: 'hi' }), '/api/yt'],
+      [apiTranscript.action, post('/api/transcript', { prompt: 'abcdefghijk' }), '/api/transcript'],
+    ];
+    for (const [handler, request, label] of cases)
+      await expectInternalError(handler, request, label);
+  });
+
+  it('answers a JSON 500 for the public policies too', async () => {
+    breakTable('policies');
+    await expectInternalError(
+      apiPolicies.loader,
+      new Request('http://localhost/api/policies'),
+      '/api/policies',
+    );
+  });
+});
