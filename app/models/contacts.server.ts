@@ -5,12 +5,12 @@ import { db } from '~/utils/db.server';
 import { newId } from '~/utils/ids.server';
 import { parseWith, requiredText, type Parsed } from '~/utils/validation.server';
 import { CONTACT_LIMITS } from './contact-limits';
+import { INVALID_EMAIL_MESSAGE } from '~/utils/messages';
 
 export { CONTACT_LIMITS };
 
 export type Contact = typeof contacts.$inferSelect;
 
-export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
 export const INVALID_PHONE_MESSAGE = `Please enter a phone number of ${CONTACT_LIMITS.phoneMin} to ${CONTACT_LIMITS.phoneMax} digits, digits only`;
 
 /** Step one: every field present and not blank (the spec's one message for all of them). */

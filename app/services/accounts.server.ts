@@ -32,6 +32,7 @@ import {
   type RateLimitResult,
 } from '~/utils/rate-limit.server';
 import { REQUIRED_FIELDS_MESSAGE, requiredText } from '~/utils/validation.server';
+import { INVALID_EMAIL_MESSAGE } from '~/utils/messages';
 
 /**
  * Account use cases shared by the pages and the `/api` routes: sign up, sign
@@ -42,7 +43,6 @@ import { REQUIRED_FIELDS_MESSAGE, requiredText } from '~/utils/validation.server
 
 export const PASSWORD_LENGTH_MESSAGE = `Password should be at least ${MIN_PASSWORD_LENGTH} characters`;
 export const PASSWORD_MISMATCH_MESSAGE = 'The password and confirm password do not match';
-export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
 export const MESSAGES = {
   signedUp: 'Account created successfully',
   emailTaken: 'An account with this email already exists',

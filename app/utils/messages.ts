@@ -3,3 +3,6 @@
  * pages' own checks in the browser (so nothing server-only here).
  */
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
+
+/** Ours (the spec has no wording for it): an email field that does not hold an address. */
+export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
