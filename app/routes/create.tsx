@@ -17,6 +17,7 @@ import { requireUser } from '~/utils/auth.server';
 import {
   COURSE_TYPE_LABELS,
   FREE_TOPIC_COUNT,
+  TOPIC_COUNT_CHOICES,
   MAX_MEMBER_SUBTOPICS,
   MAX_SUBTOPICS_MESSAGE,
   PAID_ONLY_MESSAGE,
@@ -69,7 +70,9 @@ function valuesOf(body: Record<string, unknown>): FormValues {
   return {
     topic: typeof body.topic === 'string' ? body.topic : '',
     subtopics: subtopics.length > 0 ? subtopics : [''],
-    topicCount: body.topicCount === '10' || body.topicCount === 10 ? 10 : FREE_TOPIC_COUNT,
+    topicCount:
+      TOPIC_COUNT_CHOICES.find((count) => String(count) === String(body.topicCount)) ??
+      FREE_TOPIC_COUNT,
     type: body.type === 'video' ? 'video' : 'text',
   };
 }
@@ -229,7 +232,7 @@ export default function Create() {
           <legend>
             {paid ? 'Select number of sub topics' : 'For free member sub topics is limited to 5'}
           </legend>
-          {[5, 10].map((count) => (
+          {TOPIC_COUNT_CHOICES.map((count) => (
             <label key={count} className="choice">
               <input
                 type="radio"
