@@ -161,6 +161,15 @@ export interface TopicSummary {
   lessons: LessonSummary[];
 }
 
+/** What the status of a lesson is made of; both queries below read these columns. */
+const lessonStateColumns = {
+  id: lessons.id,
+  done: lessons.done,
+  state: lessons.state,
+  attempts: lessons.attempts,
+  mediaState: lessons.mediaState,
+};
+
 /** Topics and lessons of a course without lesson bodies (sidebar, status). */
 export function courseOutline(courseId: string): TopicSummary[] {
   const topicRows = db()
@@ -171,14 +180,10 @@ export function courseOutline(courseId: string): TopicSummary[] {
     .all();
   const lessonRows = db()
     .select({
-      id: lessons.id,
+      ...lessonStateColumns,
       topicId: lessons.topicId,
       ordinal: lessons.ordinal,
       title: lessons.title,
-      done: lessons.done,
-      state: lessons.state,
-      attempts: lessons.attempts,
-      mediaState: lessons.mediaState,
     })
     .from(lessons)
     .where(eq(lessons.courseId, courseId))
@@ -213,13 +218,7 @@ export interface CourseStatus {
 /** Generation state and progress of every lesson of a course; no lesson bodies. */
 export function courseStatus(courseId: string): CourseStatus {
   const rows = db()
-    .select({
-      id: lessons.id,
-      done: lessons.done,
-      state: lessons.state,
-      attempts: lessons.attempts,
-      mediaState: lessons.mediaState,
-    })
+    .select(lessonStateColumns)
     .from(lessons)
     .where(eq(lessons.courseId, courseId))
     .orderBy(asc(lessons.ordinal))
