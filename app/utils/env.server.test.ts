@@ -68,4 +68,12 @@ describe('parseEnv', () => {
         .sort(),
     );
   });
+
+  it('documents every variable in the README configuration table', () => {
+    const readme = fs.readFileSync(path.resolve('README.md'), 'utf8');
+    const missing = Object.keys(envSchema.shape)
+      .filter((key) => key !== 'NODE_ENV')
+      .filter((key) => !readme.includes(`\`${key}\``));
+    expect(missing).toEqual([]);
+  });
 });
