@@ -1,5 +1,5 @@
 import type { Processor, WorkerOptions } from 'bullmq';
-import { MAX_SUBTOPICS_PER_TOPIC, MAX_TOPICS } from '~/services/ai.server';
+import { MAX_LESSONS_PER_COURSE } from '~/domain/plans';
 import { env } from '~/utils/env.server';
 import { processLesson } from './lesson/processor';
 import { LESSON_QUEUE } from './lesson/queue';
@@ -17,9 +17,6 @@ export interface QueueRegistration {
   /** Per-queue worker settings on top of the shared ones. */
   workerOptions?: Partial<WorkerOptions>;
 }
-
-/** The most lessons a course can have: by default they are all generated at once. */
-export const MAX_LESSONS_PER_COURSE = MAX_TOPICS * MAX_SUBTOPICS_PER_TOPIC;
 
 /**
  * Jobs that retry forever must also survive any number of worker crashes:

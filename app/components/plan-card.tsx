@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react';
-import { PLAN_LIST, planButton, type PlanDefinition, type PlanId } from '~/models/plans';
+import { PLAN_LIST, planButton, type PlanDefinition, type PlanId } from '~/domain/plans';
 import { useRootData } from '~/root';
 
 const PERIOD_LABEL = { month: 'per month', year: 'per year' } as const;

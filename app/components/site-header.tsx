@@ -1,5 +1,5 @@
 import { Form, Link, NavLink } from '@remix-run/react';
-import { isAdminRole } from '~/models/roles';
+import { isAdminRole } from '~/domain/roles';
 import type { PublicUser } from '~/models/users.server';
 import type { Theme } from '~/utils/theme';
 import { ThemeToggle } from './theme-toggle';

@@ -6,7 +6,7 @@ import { getCourseForUser } from './courses.server';
 import { emailCertificate, type CertificateData } from '~/services/certificate.server';
 import { db } from '~/utils/db.server';
 import { log } from '~/utils/logger.server';
-import { progressPercent } from '~/utils/progress';
+import { progressPercent } from '~/domain/progress';
 
 /**
  * Course completion and certificates. Ownership is always checked against

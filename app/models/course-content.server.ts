@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Course, NewTopic } from './courses.server';
 import { completionOf, courseOutline } from './courses.server';
 import { listLessonsOfCourse, updateLessonFromClient } from './lessons.server';
-import { MAX_SUBTOPICS_PER_TOPIC, MAX_TOPICS } from '~/services/ai.server';
+import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 import { db } from '~/utils/db.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
 
@@ -41,7 +41,7 @@ const topicsSchema = z
   .array(
     z.object({
       title: z.string().trim().min(1).max(200),
-      subtopics: z.array(lessonSchema).min(1).max(MAX_SUBTOPICS_PER_TOPIC),
+      subtopics: z.array(lessonSchema).min(1).max(MAX_LESSONS_PER_TOPIC),
     }),
   )
   .min(1)

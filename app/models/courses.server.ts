@@ -11,7 +11,7 @@ import {
 } from '../../db/schema';
 import { db } from '~/utils/db.server';
 import { newId } from '~/utils/ids.server';
-import { progressPercent } from '~/utils/progress';
+import { progressPercent } from '~/domain/progress';
 
 export type Course = typeof courses.$inferSelect;
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { policies, POLICY_KEYS, type PolicyKey } from '../../db/schema';
 import { db } from '~/utils/db.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
-import { DEFAULT_POLICIES } from './default-policies';
+import { DEFAULT_POLICIES } from '~/domain/default-policies';
 
 export type Policies = Record<PolicyKey, string>;
 

@@ -2,7 +2,7 @@ import bcrypt from 'bcryptjs';
 import { eq, sql } from 'drizzle-orm';
 import { users, type Plan, type Role } from '../../db/schema';
 import { db } from '~/utils/db.server';
-import { isAdminRole } from './roles';
+import { isAdminRole } from '~/domain/roles';
 import { newId } from '~/utils/ids.server';
 
 export const MIN_PASSWORD_LENGTH = 9;

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { listOutbox } from '~/models/outbox.server';
 import { requireAdmin } from '~/utils/auth.server';
-import { emailDelivery } from '~/services/email.server';
+import { emailDelivery } from '~/services/vendors/mailer.server';
 
 export const meta: MetaFunction = () => [{ title: 'Outbox | CourseGen' }];
 

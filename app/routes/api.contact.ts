@@ -1,13 +1,17 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { submitContact } from '~/utils/contact-form.server';
-import { guardApi } from '~/utils/responses.server';
+import { submitContact } from '~/services/contact.server';
+import { clientIp } from '~/utils/rate-limit.server';
+import { failureJson, guardApi } from '~/utils/responses.server';
+import { readBody } from '~/utils/validation.server';
 
 /** POST /api/contact {fname, lname, email, phone, msg} -> {success, message}. */
 export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('contact', async () => {
     if (request.method !== 'POST') return loader();
-    const outcome = await submitContact(request, context);
-    return Response.json(outcome.body, { status: outcome.status, headers: outcome.headers });
+    const result = await submitContact(await readBody(request), clientIp(context));
+    return result.ok
+      ? Response.json({ success: true, message: result.value.message })
+      : failureJson(result);
   });
 }
 

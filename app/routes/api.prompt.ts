@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
-import { outlineForPrompt } from '~/services/ai.server';
-import { requireAiAllowance, vendorUnavailable } from '~/utils/ai-rate-limit.server';
+import { outlineForPrompt } from '~/services/vendors/ai.server';
+import { requireAiAllowance, vendorUnavailable } from '~/services/ai-allowance.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { log } from '~/utils/logger.server';
 import { requireValidBody, requiredText } from '~/utils/validation.server';

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
-import { searchVideo } from '~/services/media.server';
-import { requireAiAllowance, vendorUnavailable } from '~/utils/ai-rate-limit.server';
+import { searchVideo } from '~/services/vendors/media.server';
+import { requireAiAllowance, vendorUnavailable } from '~/services/ai-allowance.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody, requiredText } from '~/utils/validation.server';
 import { guardApi } from '~/utils/responses.server';

@@ -67,7 +67,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const courseId = params.courseId ?? '';
   const parsed = parseWith(intentSchema, await readBody(request));
-  const intent = parsed.ok ? parsed.data.intent : 'finish';
+  const intent = parsed.ok ? parsed.value.intent : 'finish';
   const here = certificatePath(courseId);
 
   if (intent === 'email') {

@@ -2,9 +2,11 @@ import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Form, useActionData, useNavigation } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'react-toastify';
-import { CONTACT_LIMITS } from '~/models/contact-limits';
+import { CONTACT_LIMITS } from '~/domain/contact-limits';
 import publicStyles from '~/styles/public.css?url';
-import { submitContact } from '~/utils/contact-form.server';
+import { submitContact } from '~/services/contact.server';
+import { clientIp } from '~/utils/rate-limit.server';
+import { readBody } from '~/utils/validation.server';
 import { pageMeta } from '~/utils/meta';
 
 export const links = () => [{ rel: 'stylesheet', href: publicStyles }];
@@ -18,16 +20,18 @@ export const meta: MetaFunction = ({ matches }) =>
 
 /** The page's form posts here; API clients use POST /api/contact (same rules, JSON). */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const sent = await request
-    .clone()
-    .formData()
-    .catch(() => new FormData());
-  const outcome = await submitContact(request, context);
-  // On failure the typed values come back, so a page without JavaScript can refill the form.
-  const fields = outcome.body.success
-    ? undefined
-    : Object.fromEntries(FIELDS.map((name) => [name, String(sent.get(name) ?? '')]));
-  return data({ ...outcome.body, fields }, { status: outcome.status, headers: outcome.headers });
+  const body = await readBody(request);
+  const result = await submitContact(body, clientIp(context));
+  if (result.ok) return data({ success: true, message: result.value.message, fields: undefined });
+  // The typed values come back, so a page without JavaScript can refill the form.
+  const fields = Object.fromEntries(FIELDS.map((name) => [name, String(body[name] ?? '')]));
+  const headers: HeadersInit = result.retryAfterSeconds
+    ? { 'Retry-After': String(result.retryAfterSeconds) }
+    : {};
+  return data(
+    { success: false, message: result.message, fields },
+    { status: result.status, headers },
+  );
 }
 
 const FIELDS = ['fname', 'lname', 'email', 'phone', 'msg'] as const;

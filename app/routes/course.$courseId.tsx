@@ -17,7 +17,7 @@ import { requireUser } from '~/utils/auth.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
 import { truncateWords } from '~/utils/text';
 import { useLongPoll } from '~/utils/use-long-poll';
-import { progressPercent } from '~/utils/progress';
+import { progressPercent } from '~/domain/progress';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -10,30 +10,29 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
-import { isPaid, planLimitMessage, startOutline } from '~/services/course-generation.server';
+import { startOutline } from '~/services/course-generation.server';
 import courseStyles from '~/styles/course.css?url';
-import { AI_ALLOWANCE_MESSAGE, aiAllowance } from '~/utils/ai-rate-limit.server';
 import { requireUser } from '~/utils/auth.server';
 import {
   COURSE_TYPE_LABELS,
   FREE_TOPIC_COUNT,
-  TOPIC_COUNT_CHOICES,
+  isPaidPlan,
   MAX_MEMBER_SUBTOPICS,
   MAX_SUBTOPICS_MESSAGE,
   PAID_ONLY_MESSAGE,
-} from '~/utils/course-rules';
+  TOPIC_COUNT_CHOICES,
+} from '~/domain/plans';
 import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
 import { parseWith, readBody, requiredText } from '~/utils/validation.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Generate Course | CourseGen' }];
 
-const TYPE_LABELS = COURSE_TYPE_LABELS;
-type CourseTypeValue = keyof typeof TYPE_LABELS;
+type CourseTypeValue = keyof typeof COURSE_TYPE_LABELS;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { paid: isPaid(user) };
+  return { paid: isPaidPlan(user.plan) };
 }
 
 const list = (value: unknown): string[] =>
@@ -54,7 +53,7 @@ const createSchema = z.object({
     ),
   topicCount: z.coerce
     .number({ error: REQUIRED_FIELDS_MESSAGE })
-    .refine((n) => n === 5 || n === 10, REQUIRED_FIELDS_MESSAGE),
+    .refine((n) => TOPIC_COUNT_CHOICES.includes(n), REQUIRED_FIELDS_MESSAGE),
   type: z.enum(['text', 'video'], { error: REQUIRED_FIELDS_MESSAGE }),
 });
 
@@ -100,16 +99,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = parseWith(createSchema, { ...body, subtopic: list(body.subtopic) });
   if (!parsed.ok) return data({ error: parsed.message, values }, { status: 400 });
 
-  const refused = planLimitMessage(user, parsed.data);
-  if (refused) return data({ error: refused, values }, { status: 403 });
-  const limit = await aiAllowance(user);
-  if (!limit.allowed) return data({ error: AI_ALLOWANCE_MESSAGE, values }, { status: 429 });
-
   const started = await startOutline(user, {
-    mainTopic: parsed.data.topic,
-    subtopics: parsed.data.subtopic,
-    topicCount: parsed.data.topicCount,
-    type: parsed.data.type,
+    mainTopic: parsed.value.topic,
+    subtopics: parsed.value.subtopic,
+    topicCount: parsed.value.topicCount,
+    type: parsed.value.type,
   });
   if (!started.ok) return data({ error: started.message, values }, { status: started.status });
   return redirect(`/topics/${started.value.id}`);
@@ -247,7 +241,7 @@ export default function Create() {
         </fieldset>
         <fieldset className="choices">
           <legend>Course Type</legend>
-          {(Object.keys(TYPE_LABELS) as CourseTypeValue[]).map((value) => (
+          {(Object.keys(COURSE_TYPE_LABELS) as CourseTypeValue[]).map((value) => (
             <label key={value} className="choice">
               <input
                 type="radio"
@@ -256,7 +250,7 @@ export default function Create() {
                 checked={type === value}
                 onChange={() => chooseType(value)}
               />
-              {TYPE_LABELS[value]}
+              {COURSE_TYPE_LABELS[value]}
             </label>
           ))}
         </fieldset>

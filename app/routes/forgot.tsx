@@ -1,3 +1,4 @@
+import { formAction } from '~/utils/actions.server';
 import type {
   ActionFunctionArgs,
   LinksFunction,
@@ -12,8 +13,7 @@ import authStyles from '~/styles/auth.css?url';
 import { requireAnonymous } from '~/utils/auth.server';
 import { formatCountdown } from '~/utils/countdown';
 import { clientIp } from '~/utils/rate-limit.server';
-import { formResult, guardForm } from '~/utils/responses.server';
-import { parseWith, readBody } from '~/utils/validation.server';
+import { formResult } from '~/utils/responses.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
 export const meta: MetaFunction = () => [{ title: 'Forgot Password | CourseGen' }];
@@ -28,14 +28,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  return guardForm('forgot', async () => {
-    const parsed = parseWith(forgotSchema, await readBody(request));
-    if (!parsed.ok) return formResult(400, parsed.message);
-    const result = await requestPasswordReset(parsed.data, clientIp(context));
-    return result.success
-      ? formResult(200, result.message, true)
-      : formResult(result.status, result.message);
-  });
+  const ip = clientIp(context);
+  return formAction(
+    request,
+    { name: 'forgot', schema: forgotSchema, run: (input) => requestPasswordReset(input, ip) },
+    (value) => formResult(200, value.message, true),
+  );
 }
 
 export default function Forgot() {

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { listCoursesForUser } from '~/models/courses.server';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
-import { COURSE_TYPE_LABELS } from '~/utils/course-rules';
+import { COURSE_TYPE_LABELS } from '~/domain/plans';
 import { CertificateLink } from '~/components/certificate-link';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];

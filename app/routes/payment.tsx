@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { formatPlanPrice, getPlan, isPaidPlan } from '~/models/plans';
+import { formatPlanPrice, getPlan, isPaidPlan } from '~/domain/plans';
 import publicStyles from '~/styles/public.css?url';
 import { pageMeta } from '~/utils/meta';
 

@@ -3,7 +3,7 @@ import { Link } from '@remix-run/react';
 import { ContactCta } from '~/components/contact-cta';
 import { Faq, type FaqItem } from '~/components/faq';
 import { PlanCards } from '~/components/plan-card';
-import { PLAN_DEFINITIONS } from '~/models/plans';
+import { PLAN_DEFINITIONS } from '~/domain/plans';
 import publicStyles from '~/styles/public.css?url';
 import { pageMeta } from '~/utils/meta';
 

@@ -1,3 +1,4 @@
+import { formAction } from '~/utils/actions.server';
 import type {
   ActionFunctionArgs,
   LinksFunction,
@@ -10,8 +11,7 @@ import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
 import { profileSchema, updateProfile } from '~/services/accounts.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
-import { formResult, guardForm } from '~/utils/responses.server';
-import { parseWith, readBody } from '~/utils/validation.server';
+import { formResult } from '~/utils/responses.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
 export const meta: MetaFunction = () => [{ title: 'Profile | CourseGen' }];
@@ -23,19 +23,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return guardForm('profile', async () => {
-    const parsed = parseWith(profileSchema, await readBody(request));
-    if (!parsed.ok) return formResult(400, parsed.message);
-    const result = await updateProfile(user, parsed.data);
-    if (!result.success) return formResult(result.status, result.message);
+  return formAction(
+    request,
+    { name: 'profile', schema: profileSchema, run: (input) => updateProfile(user, input) },
     // A new password ended every session; this browser gets a fresh one.
-    return formResult(
-      200,
-      result.message,
-      true,
-      result.cookie ? { 'Set-Cookie': result.cookie } : undefined,
-    );
-  });
+    (value) =>
+      formResult(
+        200,
+        value.message,
+        true,
+        value.cookie ? { 'Set-Cookie': value.cookie } : undefined,
+      ),
+  );
 }
 
 export default function Profile() {

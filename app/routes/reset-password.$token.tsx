@@ -1,3 +1,4 @@
+import { formAction } from '~/utils/actions.server';
 import {
   redirect,
   type ActionFunctionArgs,
@@ -12,9 +13,7 @@ import { MESSAGES, resetFormSchema, resetPassword } from '~/services/accounts.se
 import authStyles from '~/styles/auth.css?url';
 import { requireAnonymous } from '~/utils/auth.server';
 import { clientIp } from '~/utils/rate-limit.server';
-import { formResult, guardForm } from '~/utils/responses.server';
 import { toastHeader } from '~/utils/toast.server';
-import { parseWith, readBody } from '~/utils/validation.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
 export const meta: MetaFunction = () => [{ title: 'Reset Password | CourseGen' }];
@@ -27,16 +26,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  return guardForm('reset-password', async () => {
-    const body = await readBody(request);
-    const parsed = parseWith(resetFormSchema, { ...body, token: params.token });
-    if (!parsed.ok) return formResult(400, parsed.message);
-    const result = await resetPassword(parsed.data, clientIp(context));
-    if (!result.success) return formResult(result.status, result.message);
-    return redirect('/signin', {
-      headers: { 'Set-Cookie': await toastHeader({ type: 'success', message: result.message }) },
-    });
-  });
+  const ip = clientIp(context);
+  return formAction(
+    request,
+    {
+      name: 'reset-password',
+      schema: resetFormSchema,
+      run: (input) => resetPassword(input, ip),
+      extra: { token: params.token },
+    },
+    async (value) =>
+      redirect('/signin', {
+        headers: { 'Set-Cookie': await toastHeader({ type: 'success', message: value.message }) },
+      }),
+  );
 }
 
 export default function ResetPassword() {

@@ -1,5 +1,5 @@
+import { formAction } from '~/utils/actions.server';
 import {
-  redirect,
   type ActionFunctionArgs,
   type LinksFunction,
   type LoaderFunctionArgs,
@@ -9,11 +9,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
 import { signUp, signUpSchema } from '~/services/accounts.server';
 import authStyles from '~/styles/auth.css?url';
-import { requireAnonymous } from '~/utils/auth.server';
+import { requireAnonymous, signedInRedirect } from '~/utils/auth.server';
 import { safeRedirect } from '~/utils/redirect';
-import { formResult, guardForm, withCookies } from '~/utils/responses.server';
-import { toastHeader } from '~/utils/toast.server';
-import { parseWith, readBody } from '~/utils/validation.server';
 import { clientIp } from '~/utils/rate-limit.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
@@ -27,20 +24,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  return guardForm('signup', async () => {
-    const body = await readBody(request);
-    const parsed = parseWith(signUpSchema, body);
-    if (!parsed.ok) return formResult(400, parsed.message);
-    const result = await signUp(parsed.data, clientIp(context));
-    if (!result.success) return formResult(result.status, result.message);
-    const to = safeRedirect(typeof body.redirectTo === 'string' ? body.redirectTo : null, '/home');
-    return redirect(to, {
-      headers: withCookies(
-        result.cookie,
-        await toastHeader({ type: 'success', message: result.message }),
-      ),
-    });
-  });
+  const ip = clientIp(context);
+  return formAction(
+    request,
+    { name: 'signup', schema: signUpSchema, run: (input) => signUp(input, ip) },
+    async (value, body) => signedInRedirect(value, body.redirectTo),
+  );
 }
 
 export default function SignUp() {

@@ -1,7 +1,7 @@
 import type { MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { PolicyArticle } from '~/components/policy-article';
-import { POLICY_PAGES } from '~/models/policy-pages';
+import { POLICY_PAGES } from '~/domain/policy-pages';
 import publicStyles from '~/styles/public.css?url';
 import { pageMeta } from '~/utils/meta';
 import { policyLoader } from '~/utils/policy-route.server';

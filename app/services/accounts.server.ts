@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { fail, ok, type Failure, type Result } from '~/domain/result';
 import { accountUpdatedEmail, passwordResetEmail, welcomeEmail } from './email-templates.server';
-import { sendEmail } from './email.server';
+import { sendEmail } from './vendors/mailer.server';
 import {
   createPasswordResetToken,
   isResetTokenUsable,
@@ -27,7 +28,7 @@ import {
   clear,
   hit,
   refund,
-  tooManyRequests,
+  tooManyRequestsFailure,
   type RateLimit,
   type RateLimitResult,
 } from '~/utils/rate-limit.server';
@@ -148,24 +149,14 @@ export function signUpLimit(): RateLimit {
   return { name: 'signup:ip', max: env().SIGNUPS_PER_IP_PER_HOUR, windowSeconds: 60 * 60 };
 }
 
-export interface Failure {
-  success: false;
-  status: number;
-  message: string;
-  retryAfterSeconds?: number;
-}
-export type Outcome<T extends object = object> = ({ success: true; message: string } & T) | Failure;
+/** What an account use case gives back on success: the message the member sees, and more. */
+export type Done<T extends object = object> = Result<{ message: string } & T>;
 
-const fail = (status: number, message: string): Failure => ({ success: false, status, message });
-
-async function limited(results: RateLimitResult[]): Promise<Failure | null> {
+function limited(results: RateLimitResult[]): Failure | null {
   const blocked = results.filter((r) => !r.allowed);
   if (blocked.length === 0) return null;
   const retryAfterSeconds = Math.max(...blocked.map((r) => r.retryAfterSeconds));
-  const { message } = (await tooManyRequests({ allowed: false, retryAfterSeconds }).json()) as {
-    message: string;
-  };
-  return { success: false, status: 429, message, retryAfterSeconds };
+  return tooManyRequestsFailure({ retryAfterSeconds });
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -184,10 +175,10 @@ export function toUserData(user: User) {
 export async function signUp(
   input: SignUpInput,
   ip: string,
-): Promise<Outcome<{ user: User; cookie: string }>> {
-  const blocked = await limited([await hit(signUpLimit(), ip)]);
+): Promise<Done<{ user: User; cookie: string }>> {
+  const blocked = limited([await hit(signUpLimit(), ip)]);
   if (blocked) return blocked;
-  if (getUserByEmail(input.email)) return fail(409, MESSAGES.emailTaken);
+  if (getUserByEmail(input.email)) return fail(MESSAGES.emailTaken, 409);
   let user: User;
   try {
     // Sign-up always stores type 'free', whatever the client sends.
@@ -199,13 +190,13 @@ export async function signUp(
       role: 'member',
     });
   } catch (error) {
-    if (isUniqueEmailViolation(error)) return fail(409, MESSAGES.emailTaken);
+    if (isUniqueEmailViolation(error)) return fail(MESSAGES.emailTaken, 409);
     throw error;
   }
   const cookie = await createSession(user.id);
   await sendEmail({ to: user.email, ...welcomeEmail(user.name) });
   log.info('account.signed_up', { userId: user.id });
-  return { success: true, message: MESSAGES.signedUp, user, cookie };
+  return ok({ message: MESSAGES.signedUp, user, cookie });
 }
 
 /**
@@ -216,10 +207,10 @@ export async function signUp(
 export async function signIn(
   input: SignInInput,
   ip: string,
-): Promise<Outcome<{ user: User; cookie: string }>> {
+): Promise<Done<{ user: User; cookie: string }>> {
   const account = normalizeEmail(input.email);
   const accountIp = `${account}|${ip}`;
-  const blocked = await limited(
+  const blocked = limited(
     await Promise.all([hit(LIMITS.signInAccountIp, accountIp), hit(LIMITS.signInIp, ip)]),
   );
   if (blocked) {
@@ -231,19 +222,19 @@ export async function signIn(
     input.password,
     user?.passwordHash ?? (await unknownUserHash()),
   );
-  if (!user || !matches) return fail(401, MESSAGES.badCredentials);
+  if (!user || !matches) return fail(MESSAGES.badCredentials, 401);
   await Promise.all([clear(LIMITS.signInAccountIp, accountIp), refund(LIMITS.signInIp, ip)]);
   const cookie = await createSession(user.id);
-  return { success: true, message: MESSAGES.signedIn, user, cookie };
+  return ok({ message: MESSAGES.signedIn, user, cookie });
 }
 
 /**
  * Same answer whether or not the account exists. The email is sent without
  * waiting for it, so the response time does not tell either.
  */
-export async function requestPasswordReset(input: ForgotInput, ip: string): Promise<Outcome> {
+export async function requestPasswordReset(input: ForgotInput, ip: string): Promise<Done> {
   const account = normalizeEmail(input.email);
-  const blocked = await limited(
+  const blocked = limited(
     await Promise.all([hit(LIMITS.forgotAccount, account), hit(LIMITS.forgotIp, ip)]),
   );
   if (blocked) return blocked;
@@ -253,26 +244,26 @@ export async function requestPasswordReset(input: ForgotInput, ip: string): Prom
     void sendEmail({ to: user.email, ...passwordResetEmail(user.name, token) });
     log.info('account.reset_requested', { userId: user.id });
   }
-  return { success: true, message: MESSAGES.resetSent };
+  return ok({ message: MESSAGES.resetSent });
 }
 
 /** Spends the token, sets the password and ends every session of that user. */
 export async function resetPassword(
   input: ResetInput,
   ip: string,
-): Promise<Outcome<{ email: string }>> {
-  const blocked = await limited([await hit(LIMITS.resetIp, ip)]);
+): Promise<Done<{ email: string }>> {
+  const blocked = limited([await hit(LIMITS.resetIp, ip)]);
   if (blocked) return blocked;
   // A cheap look first, so a guessed token costs no slow hash; the redeem below re-checks atomically.
-  if (!isResetTokenUsable(input.token)) return fail(400, MESSAGES.badResetToken);
+  if (!isResetTokenUsable(input.token)) return fail(MESSAGES.badResetToken, 400);
   const passwordHash = await hashPassword(input.password);
   const user = redeemPasswordResetToken(input.token, passwordHash);
-  if (!user) return fail(400, MESSAGES.badResetToken);
+  if (!user) return fail(MESSAGES.badResetToken, 400);
   await refund(LIMITS.resetIp, ip);
   destroyAllSessions(user.userId);
   await sendEmail({ to: user.email, ...accountUpdatedEmail(user.name, { password: true }) });
   log.info('account.password_reset', { userId: user.userId });
-  return { success: true, message: MESSAGES.passwordReset, email: user.email };
+  return ok({ message: MESSAGES.passwordReset, email: user.email });
 }
 
 /**
@@ -284,23 +275,23 @@ export async function resetPassword(
 export async function updateProfile(
   user: User,
   input: ProfileInput,
-): Promise<Outcome<{ user: User; cookie?: string }>> {
+): Promise<Done<{ user: User; cookie?: string }>> {
   const email = normalizeEmail(input.email);
   if (email !== normalizeEmail(user.email)) {
     // Each change mails the new address: bounded, so the form cannot be used to send mail.
-    const blocked = await limited([await hit(LIMITS.emailChangeAccount, user.id)]);
+    const blocked = limited([await hit(LIMITS.emailChangeAccount, user.id)]);
     if (blocked) return blocked;
   }
-  if (isEmailTakenByOther(email, user.id)) return fail(409, MESSAGES.emailInUse);
+  if (isEmailTakenByOther(email, user.id)) return fail(MESSAGES.emailInUse, 409);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   let updated: User | undefined;
   try {
     updated = updateAccount(user.id, { name: input.mName, email, passwordHash });
   } catch (error) {
-    if (isUniqueEmailViolation(error)) return fail(409, MESSAGES.emailInUse);
+    if (isUniqueEmailViolation(error)) return fail(MESSAGES.emailInUse, 409);
     throw error;
   }
-  if (!updated) return fail(404, 'Account not found');
+  if (!updated) return fail('Account not found', 404);
 
   let cookie: string | undefined;
   if (passwordHash) {
@@ -321,5 +312,5 @@ export async function updateProfile(
     emailChanged,
     passwordChanged: !!passwordHash,
   });
-  return { success: true, message: MESSAGES.profileUpdated, user: updated, cookie };
+  return ok({ message: MESSAGES.profileUpdated, user: updated, cookie });
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
-import { emailDelivery, sendEmail } from './email.server';
+import { emailDelivery, sendEmail } from './vendors/mailer.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import type { RateLimit } from '~/utils/rate-limit.server';

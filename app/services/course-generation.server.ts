@@ -19,10 +19,11 @@ import {
   type Outline,
 } from '~/models/outlines.server';
 import type { User } from '~/models/users.server';
-import { getPlan, isPaidPlan } from '~/models/plans';
-import { AI_ALLOWANCE_MESSAGE, aiAllowance } from '~/utils/ai-rate-limit.server';
-import { PAID_ONLY_MESSAGE } from '~/utils/course-rules';
+import { AI_ALLOWANCE_MESSAGE, planRefusal } from '~/domain/plans';
+import { fail, ok, type Result } from '~/domain/result';
+import { aiAllowance } from '~/services/ai-allowance.server';
 import { log } from '~/utils/logger.server';
+import { tooManyRequestsFailure } from '~/utils/rate-limit.server';
 
 /**
  * What the web process does for course generation: check the member's plan
@@ -30,43 +31,13 @@ import { log } from '~/utils/logger.server';
  * (jobs/outline, jobs/lesson).
  */
 
-export function isPaid(user: Pick<User, 'plan'>): boolean {
-  return isPaidPlan(user.plan);
-}
-
-/** The spec's free-plan limits (app/models/plans.ts): 5 topics and theory-and-image only. */
-export function planLimitMessage(
-  user: Pick<User, 'plan'>,
-  request: { topicCount: number; type: CourseType },
-): string | null {
-  const { limits } = getPlan(user.plan);
-  return limits.topicCounts.includes(request.topicCount) &&
-    (limits.courseTypes as readonly CourseType[]).includes(request.type)
-    ? null
-    : PAID_ONLY_MESSAGE;
-}
-
-/** For content an API client brings: no more topics than the plan's largest choice. */
-export function contentLimitMessage(
-  user: Pick<User, 'plan'>,
-  content: { topicCount: number; type: CourseType },
-): string | null {
-  const { limits } = getPlan(user.plan);
-  return content.topicCount <= Math.max(...limits.topicCounts) &&
-    (limits.courseTypes as readonly CourseType[]).includes(content.type)
-    ? null
-    : PAID_ONLY_MESSAGE;
-}
-
-export type Started<T> =
-  { ok: true; value: T } | { ok: false; message: string; status: 403 | 404 | 409 | 429 };
-
 export async function startOutline(
   user: User,
   input: { mainTopic: string; subtopics: string[]; topicCount: number; type: CourseType },
-): Promise<Started<Outline>> {
-  const refused = planLimitMessage(user, input);
-  if (refused) return { ok: false, message: refused, status: 403 };
+): Promise<Result<Outline>> {
+  const refused = planRefusal(user.plan, input);
+  if (refused) return fail(refused, 403);
+  if (!(await aiAllowance(user)).allowed) return fail(AI_ALLOWANCE_MESSAGE, 429);
   const outline = createOutline({
     userId: user.id,
     mainTopic: input.mainTopic,
@@ -75,7 +46,7 @@ export async function startOutline(
     courseType: input.type,
   });
   await ensureOutlineJob(outline);
-  return { ok: true, value: outline };
+  return ok(outline);
 }
 
 /** Enqueues the outline's job unless it is done; a no-op when the job exists. */
@@ -113,19 +84,18 @@ async function enqueueCourseLessons(courseId: string, created: CreatedLesson[]) 
  * allowance; a course that does not fit creates nothing. Idempotent: a
  * second submit of the same outline opens the course the first one made.
  */
-export async function startCourse(user: User, outlineId: string): Promise<Started<string>> {
+export async function startCourse(user: User, outlineId: string): Promise<Result<string>> {
   const outline = getOutlineForUser(outlineId, user.id);
-  if (!outline) return { ok: false, message: 'Not Found', status: 404 };
-  if (outline.courseId) return { ok: true, value: outline.courseId };
-  if (!outline.result) return { ok: false, message: 'The outline is not ready yet', status: 409 };
-  const refused = planLimitMessage(user, {
+  if (!outline) return fail('Not Found', 404);
+  if (outline.courseId) return ok(outline.courseId);
+  if (!outline.result) return fail('The outline is not ready yet', 409);
+  const refused = planRefusal(user.plan, {
     topicCount: outline.topicCount,
     type: outline.courseType,
   });
-  if (refused) return { ok: false, message: refused, status: 403 };
+  if (refused) return fail(refused, 403);
   const lessonCount = outline.result.reduce((sum, topic) => sum + topic.subtopics.length, 0);
-  if (!(await aiAllowance(user, lessonCount)).allowed)
-    return { ok: false, message: AI_ALLOWANCE_MESSAGE, status: 429 };
+  if (!(await aiAllowance(user, lessonCount)).allowed) return fail(AI_ALLOWANCE_MESSAGE, 429);
 
   const topics: NewTopic[] = outline.result.map((topic) => ({
     title: topic.title,
@@ -139,20 +109,33 @@ export async function startCourse(user: User, outlineId: string): Promise<Starte
   });
   if (!claimOutline(outline.id, course.id)) {
     deleteCourse(course.id);
-    return { ok: true, value: getOutlineForUser(outlineId, user.id)!.courseId! };
+    return ok(getOutlineForUser(outlineId, user.id)!.courseId!);
   }
   await enqueueCourseLessons(course.id, lessons);
-  return { ok: true, value: course.id };
+  return ok(course.id);
 }
 
-/** A course from an API client's content: lessons without theory are generated. */
+/**
+ * A course from an API client's content, under the same plan rule as /create.
+ * Lessons without theory are generated by jobs, each an AI call and a media
+ * search, so each costs one unit of the member's AI allowance.
+ */
 export async function createCourseFromContent(
   user: User,
   input: { mainTopic: string; type: CourseType; topics: NewTopic[] },
-): Promise<string> {
+): Promise<Result<string>> {
+  const refused = planRefusal(user.plan, { topicCount: input.topics.length, type: input.type });
+  if (refused) return fail(refused, 403);
+  const toGenerate = input.topics
+    .flatMap((topic) => topic.lessons)
+    .filter((lesson) => !lesson.theory).length;
+  if (toGenerate > 0) {
+    const allowance = await aiAllowance(user, toGenerate);
+    if (!allowance.allowed) return tooManyRequestsFailure(allowance);
+  }
   const { course, lessons } = createCourseWithLessons({ userId: user.id, ...input });
   await enqueueCourseLessons(course.id, lessons);
-  return course.id;
+  return ok(course.id);
 }
 
 /**

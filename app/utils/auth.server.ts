@@ -3,6 +3,9 @@ import { and, eq, gt } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema';
 import { isAdmin, type User } from '~/models/users.server';
 import { secureCookies } from './cookies.server';
+import { safeRedirect } from './redirect';
+import { withCookies } from './responses.server';
+import { toastHeader } from './toast.server';
 import { db } from './db.server';
 import { env } from './env.server';
 import { hashToken, newSecretToken } from './ids.server';
@@ -103,4 +106,18 @@ export async function requireApiAdmin(request: Request): Promise<User> {
   if (!isAdmin(user))
     throw Response.json({ success: false, message: 'Admins only' }, { status: 403 });
   return user;
+}
+
+/** After sign-in or sign-up: the session cookie, a welcome toast, and on to where the member was going. */
+export async function signedInRedirect(
+  session: { message: string; cookie: string },
+  redirectTo: unknown,
+) {
+  const to = safeRedirect(typeof redirectTo === 'string' ? redirectTo : null, '/home');
+  return redirect(to, {
+    headers: withCookies(
+      session.cookie,
+      await toastHeader({ type: 'success', message: session.message }),
+    ),
+  });
 }

@@ -1,3 +1,5 @@
+import { fail, type Failure } from '~/domain/result';
+import { failureJson } from './responses.server';
 import type { AppLoadContext } from '@remix-run/node';
 import { env } from './env.server';
 import { log } from './logger.server';
@@ -65,16 +67,21 @@ export async function refund(limit: RateLimit, key: string) {
   }
 }
 
+/** A refused limit as a use case's failure: 429, a readable wait and the Retry-After seconds. */
+export function tooManyRequestsFailure(
+  result: Pick<RateLimitResult, 'retryAfterSeconds'>,
+): Failure {
+  const minutes = Math.ceil(result.retryAfterSeconds / 60);
+  return fail(
+    `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    429,
+    result.retryAfterSeconds,
+  );
+}
+
 /** A 429 with the spec's JSON shape and a Retry-After header. */
 export function tooManyRequests(result: RateLimitResult) {
-  const minutes = Math.ceil(result.retryAfterSeconds / 60);
-  return Response.json(
-    {
-      success: false,
-      message: `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    },
-    { status: 429, headers: { 'Retry-After': String(result.retryAfterSeconds) } },
-  );
+  return failureJson(tooManyRequestsFailure(result));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { data } from '@remix-run/node';
 import { log } from './logger.server';
-import type { Failure } from '~/services/accounts.server';
+import type { Failure } from '~/domain/result';
 
 /** The spec's message whenever the server fails. */
 export const INTERNAL_ERROR = 'Internal Server Error';

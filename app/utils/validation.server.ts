@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fail, ok, type Result } from '~/domain/result';
 import { REQUIRED_FIELDS_MESSAGE } from './messages';
 
 export { REQUIRED_FIELDS_MESSAGE };
@@ -39,15 +40,11 @@ export async function readBody(request: Request): Promise<Record<string, unknown
   }
 }
 
-export type Parsed<T> = { ok: true; data: T } | { ok: false; message: string };
-
-/** Parses a body with a schema; on failure gives the message to show (never throws). */
-export function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.infer<S>> {
+/** Parses a body with a schema; on failure a 400 with the message to show (never throws). */
+export function parseWith<S extends z.ZodType>(schema: S, body: unknown): Result<z.infer<S>> {
   // A body that is not an object at all is treated as one with every field missing.
   const result = schema.safeParse(body && typeof body === 'object' ? body : {});
-  return result.success
-    ? { ok: true, data: result.data }
-    : { ok: false, message: firstMessage(result.error) };
+  return result.success ? ok(result.data) : fail(firstMessage(result.error), 400);
 }
 
 /** Reads and parses in one go; throws a 400 Response with the message when invalid. */
@@ -57,7 +54,7 @@ export async function requireValidBody<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   const parsed = parseWith(schema, await readBody(request));
   if (!parsed.ok) throw badRequest(parsed.message);
-  return parsed.data;
+  return parsed.value;
 }
 
 /** A required text field: missing, non-text or blank gives the spec's required-fields message. */

@@ -11,7 +11,7 @@ import {
   type LessonJobContext,
   type LessonMedia,
 } from '~/models/lessons.server';
-import { summariseTranscript, writeLesson, type LessonText } from '~/services/ai.server';
+import { summariseTranscript, writeLesson, type LessonText } from '~/services/vendors/ai.server';
 import {
   imageQuery,
   searchImage,
@@ -19,7 +19,7 @@ import {
   transcriptText,
   videoQuery,
   type Image,
-} from '~/services/media.server';
+} from '~/services/vendors/media.server';
 import { log } from '~/utils/logger.server';
 import { errorMessage } from '../retry';
 import { lessonPayload } from './queue';

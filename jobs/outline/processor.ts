@@ -5,7 +5,7 @@ import {
   recordOutlineFailure,
   storeOutlineResult,
 } from '~/models/outlines.server';
-import { generateOutline } from '~/services/ai.server';
+import { generateOutline } from '~/services/vendors/ai.server';
 import { log } from '~/utils/logger.server';
 import { errorMessage } from '../retry';
 import { outlinePayload } from './queue';

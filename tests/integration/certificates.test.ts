@@ -21,7 +21,7 @@ import * as sendApi from '~/routes/api.sendcertificate';
 import * as certificatePage from '~/routes/certificate.$courseId';
 import * as certificateImage from '~/routes/certificate.$courseId_.certificate[.png]';
 import * as verifyPage from '~/routes/verify.$certificateId';
-import { resetEmailTransportForTests } from '~/services/email.server';
+import { resetEmailTransportForTests } from '~/services/vendors/mailer.server';
 import { createSession } from '~/utils/auth.server';
 import { db } from '~/utils/db.server';
 import { env, resetEnvForTests } from '~/utils/env.server';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AiOutputError,
-  MAX_SUBTOPICS_PER_TOPIC,
-  MAX_TOPICS,
-  parseOutline,
-  parsePromptOutline,
-} from './ai.server';
+import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
+import { AiOutputError, parseOutline, parsePromptOutline } from './ai.server';
 
 const request = { mainTopic: 'JavaScript', subtopics: ['Closures'], topicCount: 2 };
 const topic = (title: string) => ({ title, subtopics: [{ title: `${title} basics` }] });
@@ -64,7 +59,7 @@ describe('parsePromptOutline', () => {
     expect(outline.cooking).toHaveLength(MAX_TOPICS);
     for (const topic of outline.cooking!)
       expect(topic.subtopics).toEqual(
-        subtopics.slice(0, MAX_SUBTOPICS_PER_TOPIC).map(({ title }) => ({ title })),
+        subtopics.slice(0, MAX_LESSONS_PER_TOPIC).map(({ title }) => ({ title })),
       );
   });
 });

@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { outboxEmails } from '../../db/schema';
+import { outboxEmails } from '../../../db/schema';
 import { db } from '~/utils/db.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';

@@ -1,11 +1,12 @@
 import type { User } from '~/models/users.server';
-import { env } from './env.server';
-import { hit, tooManyRequests, type RateLimit, type RateLimitResult } from './rate-limit.server';
-import { waitForRedis } from './redis.server';
-
-/** What the pages say when the allowance is used up (the /api routes answer `tooManyRequests`). */
-export const AI_ALLOWANCE_MESSAGE =
-  'You have generated a lot of courses this hour. Please try again later.';
+import { env } from '~/utils/env.server';
+import {
+  hit,
+  tooManyRequests,
+  type RateLimit,
+  type RateLimitResult,
+} from '~/utils/rate-limit.server';
+import { waitForRedis } from '~/utils/redis.server';
 
 const aiLimit = (): RateLimit => ({
   name: 'ai:member',

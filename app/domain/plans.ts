@@ -1,9 +1,10 @@
 import type { CourseType, Plan } from '../../db/schema';
 
 /**
- * The one definition of the three membership plans. Pricing cards, the
- * landing page, payments and course creation all read it, so a price or a
- * limit changes in one place. Browser-safe: no server imports.
+ * The one definition of the three membership plans and of every limit that
+ * depends on them. Pricing cards, the landing page, payments, course creation
+ * (the /create page, the /api routes and the job processors) all read it, so a
+ * price or a limit changes in one place. Browser-safe: no server imports.
  */
 export type PlanId = Plan;
 export type PaidPlanId = Exclude<PlanId, 'free'>;
@@ -128,4 +129,44 @@ export function planButton(plan: PlanId, member: { plan: PlanId } | null): PlanB
   if (member && isPaidPlan(member.plan)) return { label: 'Modify Plan', to: '/subscription' };
   if (plan === 'free') return { label: 'Get Started', to: member ? '/create' : '/signup' };
   return { label: 'Get Started', to: `/payment?plan=${plan}` };
+}
+
+/** The spec's course-creation messages. */
+export const PAID_ONLY_MESSAGE = 'For paid members only';
+export const MAX_SUBTOPICS_MESSAGE = 'You can only add 5 sub topics';
+/** What the pages say when the member's hourly AI allowance is used up. */
+export const AI_ALLOWANCE_MESSAGE =
+  'You have generated a lot of courses this hour. Please try again later.';
+
+/** The most sub-topics a member may type on /create (the spec's five inputs). */
+export const MAX_MEMBER_SUBTOPICS = 5;
+/** The topic counts /create offers: every count some plan allows (5 and 10), smallest first. */
+export const TOPIC_COUNT_CHOICES: readonly number[] = [
+  ...new Set(PLAN_LIST.flatMap((plan) => plan.limits.topicCounts)),
+].sort((a, b) => a - b);
+export const FREE_TOPIC_COUNT = PLAN_DEFINITIONS.free.limits.topicCounts[0]!;
+/** The largest outline any plan allows, and the most lessons a topic of it may have. */
+export const MAX_TOPICS = Math.max(...TOPIC_COUNT_CHOICES);
+export const MAX_LESSONS_PER_TOPIC = 6;
+export const MAX_LESSONS_PER_COURSE = MAX_TOPICS * MAX_LESSONS_PER_TOPIC;
+
+export const COURSE_TYPE_LABELS = {
+  text: 'Theory & Image Course',
+  video: 'Video & Theory Course',
+} as const;
+
+/**
+ * The one plan rule for a course request, whether it comes from /create or
+ * from an API client's content: no more topics than the plan allows and only
+ * the plan's course types. Null when allowed, else the spec's message.
+ */
+export function planRefusal(
+  plan: PlanId,
+  request: { topicCount: number; type: CourseType },
+): string | null {
+  const { limits } = getPlan(plan);
+  const typeAllowed = (limits.courseTypes as readonly CourseType[]).includes(request.type);
+  return request.topicCount <= Math.max(...limits.topicCounts) && typeAllowed
+    ? null
+    : PAID_ONLY_MESSAGE;
 }

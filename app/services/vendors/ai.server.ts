@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { env } from '~/utils/env.server';
 import { markdownToSafeHtml, stripCodeFences } from '~/utils/markdown.server';
+import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 
 /**
  * The AI behind a small interface: course outlines (forced tool call in the
@@ -14,8 +15,6 @@ import { markdownToSafeHtml, stripCodeFences } from '~/utils/markdown.server';
  */
 export const OUTLINE_TOOL = 'course_outline';
 const ANTHROPIC_PUBLIC_URL = 'https://api.anthropic.com';
-export const MAX_TOPICS = 10;
-export const MAX_SUBTOPICS_PER_TOPIC = 6;
 
 export interface OutlineTopic {
   title: string;
@@ -164,11 +163,11 @@ export function parseOutline(raw: unknown, request: OutlineRequest): OutlineTopi
   return includeMemberTopics(capOutline(parsed.data, request.topicCount), request);
 }
 
-/** The first `maxTopics` topics, each with at most MAX_SUBTOPICS_PER_TOPIC sub-topics. */
+/** The first `maxTopics` topics, each with at most MAX_LESSONS_PER_TOPIC sub-topics. */
 function capOutline(topics: OutlineTopic[], maxTopics: number): OutlineTopic[] {
   return topics.slice(0, maxTopics).map((topic) => ({
     title: topic.title,
-    subtopics: topic.subtopics.slice(0, MAX_SUBTOPICS_PER_TOPIC).map((s) => ({ title: s.title })),
+    subtopics: topic.subtopics.slice(0, MAX_LESSONS_PER_TOPIC).map((s) => ({ title: s.title })),
   }));
 }
 
@@ -242,7 +241,7 @@ export async function outlineForPrompt(
 
 /**
  * The model's answer to a free-form prompt, cut to what /api/course accepts
- * (MAX_TOPICS topics of MAX_SUBTOPICS_PER_TOPIC sub-topics), so it can be saved as it is.
+ * (MAX_TOPICS topics of MAX_LESSONS_PER_TOPIC sub-topics), so it can be saved as it is.
  */
 export function parsePromptOutline(answer: unknown): Record<string, OutlineTopic[]> {
   const raw = fromJsonText(answer);
