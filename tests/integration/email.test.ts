@@ -1,7 +1,11 @@
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { outboxEmails } from '../../db/schema';
-import { emailDelivery, resetEmailTransportForTests, sendEmail } from '~/services/vendors/mailer.server';
+import {
+  emailDelivery,
+  resetEmailTransportForTests,
+  sendEmail,
+} from '~/services/vendors/mailer.server';
 import { db } from '~/utils/db.server';
 import { resetEnvForTests } from '~/utils/env.server';
 import { freePort } from '../../scripts/lib/system';
