@@ -1,14 +1,14 @@
 import type { Processor, WorkerOptions } from 'bullmq';
 import { MAX_LESSONS_PER_COURSE } from '~/domain/plans';
+import { certificateEmailQueue } from '~/queues/certificate-email.server';
+import { lessonQueue } from '~/queues/lesson.server';
+import { maintenanceQueue } from '~/queues/maintenance.server';
+import { outlineQueue } from '~/queues/outline.server';
 import { env } from '~/utils/env.server';
-import { processLesson } from './lesson/processor';
-import { LESSON_QUEUE } from './lesson/queue';
 import { processCertificateEmail } from './certificate-email/processor';
-import { CERTIFICATE_EMAIL_QUEUE } from './certificate-email/queue';
-import { MAINTENANCE_QUEUE } from './maintenance/queue';
+import { processLesson } from './lesson/processor';
 import { processMaintenance } from './maintenance/processor';
 import { processOutline } from './outline/processor';
-import { OUTLINE_QUEUE } from './outline/queue';
 
 export interface QueueRegistration {
   processor: Processor;
@@ -26,14 +26,14 @@ const survivesCrashes: Partial<WorkerOptions> = { maxStalledCount: 1_000_000 };
 
 /** Every queue the worker serves, by name. Add a queue here and it is served. */
 export const registry: Record<string, QueueRegistration> = {
-  [MAINTENANCE_QUEUE]: { processor: processMaintenance, concurrency: () => 1 },
-  [CERTIFICATE_EMAIL_QUEUE]: { processor: processCertificateEmail, concurrency: () => 2 },
-  [OUTLINE_QUEUE]: {
+  [maintenanceQueue.name]: { processor: processMaintenance, concurrency: () => 1 },
+  [certificateEmailQueue.name]: { processor: processCertificateEmail, concurrency: () => 2 },
+  [outlineQueue.name]: {
     processor: processOutline,
     concurrency: () => env().OUTLINE_CONCURRENCY,
     workerOptions: survivesCrashes,
   },
-  [LESSON_QUEUE]: {
+  [lessonQueue.name]: {
     processor: processLesson,
     concurrency: () => env().LESSON_CONCURRENCY ?? MAX_LESSONS_PER_COURSE,
     workerOptions: survivesCrashes,

@@ -3,10 +3,11 @@ import { closeDb, db } from '~/utils/db.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { startVendorMocks } from '~/utils/mocks.server';
+import { closeAllQueues } from '~/queues/factory.server';
+import { scheduleMaintenance } from '~/queues/maintenance.server';
 import { closeRedis, workerRedis } from '~/utils/redis.server';
-import { closeMaintenanceQueue, scheduleMaintenance } from './maintenance/queue';
 import { registry } from './registry';
-import { cappedBackoffDelay, UNLIMITED_BACKOFF_TYPE } from './retry';
+import { cappedBackoffDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -61,7 +62,7 @@ export async function startWorkers() {
         // Active jobs keep their lock only until it expires; then another worker retries them.
         await Promise.all(workers.map((worker) => worker.close(true)));
       }
-      await closeMaintenanceQueue();
+      await closeAllQueues();
       await closeRedis();
       closeDb();
       log.info('worker.stopped', { pid: process.pid });

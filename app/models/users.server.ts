@@ -36,6 +36,10 @@ export function getUserByEmail(email: string): User | undefined {
     .get();
 }
 
+export function getUserEmail(userId: string): string | undefined {
+  return db().select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
+}
+
 export async function createUser(input: {
   email: string;
   name: string;

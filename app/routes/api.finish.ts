@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
-import { finishCourse } from '~/models/completions.server';
+import { finishCourse } from '~/services/course-completion.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { requiredText, requireValidBody } from '~/utils/validation.server';
-import { guardApi } from '~/utils/responses.server';
+import { failureJson, guardApi } from '~/utils/responses.server';
 
 const schema = z.object({ courseId: requiredText(100) });
 
@@ -16,15 +16,12 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await requireApiUser(request);
     const { courseId } = await requireValidBody(request, schema);
     const result = await finishCourse(user.id, courseId);
-    if (!result.ok)
-      return Response.json(
-        { success: false, message: result.message },
-        { status: result.reason === 'not-found' ? 404 : 409 },
-      );
+    if (!result.ok) return failureJson(result);
+    const { completion } = result.value;
     return Response.json({
       success: true,
-      certificateId: result.completion.certificateId,
-      completedAt: result.completion.completedAt.toISOString(),
+      certificateId: completion.certificateId,
+      completedAt: completion.completedAt.toISOString(),
     });
   });
 }

@@ -1,11 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
-import { sendCertificate } from '~/models/completions.server';
-import { CERTIFICATE_EMAIL_LIMIT } from '~/services/certificate.server';
+import { sendCertificate } from '~/services/course-completion.server';
 import { requireApiUser } from '~/utils/auth.server';
-import { hit, tooManyRequests } from '~/utils/rate-limit.server';
 import { requiredText, requireValidBody } from '~/utils/validation.server';
-import { guardApi } from '~/utils/responses.server';
+import { failureJson, guardApi } from '~/utils/responses.server';
 
 // Only the course id is read: any html or email a client sends is ignored.
 const schema = z.object({ courseId: requiredText(100) });
@@ -18,15 +16,9 @@ export async function action({ request }: ActionFunctionArgs) {
   return guardApi('sendcertificate', async () => {
     const user = await requireApiUser(request);
     const { courseId } = await requireValidBody(request, schema);
-    const limit = await hit(CERTIFICATE_EMAIL_LIMIT, user.id);
-    if (!limit.allowed) return tooManyRequests(limit);
     const result = await sendCertificate(user.id, courseId);
-    if (!result.ok)
-      return Response.json(
-        { success: false, message: result.message },
-        { status: result.reason === 'not-found' ? 404 : 409 },
-      );
-    if (!result.sent)
+    if (!result.ok) return failureJson(result);
+    if (!result.value.sent)
       return Response.json(
         { success: false, message: 'The email could not be sent. Please try again later.' },
         { status: 502 },

@@ -9,18 +9,13 @@ import { Form, Link, useLoaderData, useNavigate, useRevalidator } from '@remix-r
 import { useEffect } from 'react';
 import { z } from 'zod';
 import { certificatePath } from '~/components/certificate-link';
-import {
-  courseProgress,
-  finishCourse,
-  getCompletion,
-  sendCertificate,
-} from '~/models/completions.server';
+import { courseProgress, getCompletion } from '~/models/completions.server';
+import { finishCourse, sendCertificate } from '~/services/course-completion.server';
 import { getCourseForUser } from '~/models/courses.server';
-import { CERTIFICATE_EMAIL_LIMIT, formatCertificateDate } from '~/services/certificate.server';
+import { formatCertificateDate } from '~/services/certificate.server';
 import certificateStyles from '~/styles/certificate.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { CERTIFICATE_FILENAME, CERTIFICATE_HEIGHT, CERTIFICATE_WIDTH } from '~/utils/certificate';
-import { hit } from '~/utils/rate-limit.server';
 import { toastHeader } from '~/utils/toast.server';
 import { parseWith, readBody } from '~/utils/validation.server';
 
@@ -71,25 +66,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const here = certificatePath(courseId);
 
   if (intent === 'email') {
-    const limit = await hit(CERTIFICATE_EMAIL_LIMIT, user.id);
-    if (!limit.allowed)
-      return redirect(here, {
-        headers: {
-          'Set-Cookie': await toastHeader({
-            type: 'error',
-            message: 'Too many emails. Please try again later.',
-          }),
-        },
-      });
     const result = await sendCertificate(user.id, courseId);
     if (!result.ok) {
-      if (result.reason === 'not-found') notFound();
-      return redirect(here);
+      if (result.status === 404) notFound();
+      if (result.status !== 429) return redirect(here);
+      const toast = await toastHeader({ type: 'error', message: result.message });
+      return redirect(here, { headers: { 'Set-Cookie': toast } });
     }
     return redirect(here, {
       headers: {
         'Set-Cookie': await toastHeader(
-          result.sent
+          result.value.sent
             ? { type: 'success', message: 'Certificate sent to your email' }
             : { type: 'error', message: 'The email could not be sent. Please try again later.' },
         ),
@@ -99,7 +86,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   const result = await finishCourse(user.id, courseId);
   if (!result.ok) {
-    if (result.reason === 'not-found') notFound();
+    if (result.status === 404) notFound();
     return redirect(`/course/${courseId}`);
   }
   return redirect(here);

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { getCompletion, toCertificateData } from '~/models/completions.server';
+import { getCompletion } from '~/models/completions.server';
+import { toCertificateData } from '~/services/course-completion.server';
 import { getCourseForUser } from '~/models/courses.server';
 import { CERTIFICATE_FILENAME, certificatePng } from '~/services/certificate.server';
 import { requireUser } from '~/utils/auth.server';

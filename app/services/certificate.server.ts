@@ -4,7 +4,6 @@ import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { emailDelivery, sendEmail } from './vendors/mailer.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
-import type { RateLimit } from '~/utils/rate-limit.server';
 import { CERTIFICATE_FILENAME, CERTIFICATE_HEIGHT, CERTIFICATE_WIDTH } from '~/utils/certificate';
 
 /**
@@ -17,12 +16,6 @@ import { CERTIFICATE_FILENAME, CERTIFICATE_HEIGHT, CERTIFICATE_WIDTH } from '~/u
 export { CERTIFICATE_FILENAME, CERTIFICATE_HEIGHT, CERTIFICATE_WIDTH };
 
 /** Emailing a certificate on request: a few times an hour per member is plenty. */
-export const CERTIFICATE_EMAIL_LIMIT: RateLimit = {
-  name: 'certificate-email',
-  max: 5,
-  windowSeconds: 60 * 60,
-};
-
 /** What is printed on a certificate; stored once at completion so it never changes. */
 export interface CertificateData {
   certificateId: string;

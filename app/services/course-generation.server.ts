@@ -3,8 +3,8 @@ import {
   enqueueLessons,
   prioritiseLesson,
   WAITED_FOR_PRIORITY,
-} from '../../jobs/lesson/queue';
-import { enqueueOutline } from '../../jobs/outline/queue';
+} from '~/queues/lesson.server';
+import { outlineQueue } from '~/queues/outline.server';
 import type { CourseType } from '../../db/schema';
 import {
   createCourseWithLessons,
@@ -53,7 +53,7 @@ export async function startOutline(
 export async function ensureOutlineJob(outline: Outline) {
   if (outline.result) return;
   try {
-    await enqueueOutline({ outlineId: outline.id });
+    await outlineQueue.add({ outlineId: outline.id });
   } catch (error) {
     // The row stays queued; the next visit of /topics enqueues it again.
     log.error('outline.enqueue_failed', { outlineId: outline.id, error });

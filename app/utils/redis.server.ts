@@ -14,7 +14,8 @@ function connect(role: 'producer' | 'worker'): Redis {
     // fast so a request never hangs while Redis is away.
     maxRetriesPerRequest: role === 'worker' ? null : 1,
     enableOfflineQueue: role === 'worker',
-    connectionName: `coursegen-${role}`,
+    // Named after the install's prefix, so `CLIENT LIST` shows whose connection it is.
+    connectionName: `${env().REDIS_PREFIX}-${role}`,
   });
   connection.on('error', (error) => log.warn('redis.error', { role, message: error.message }));
   return connection;

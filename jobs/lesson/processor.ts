@@ -21,8 +21,8 @@ import {
   type Image,
 } from '~/services/vendors/media.server';
 import { log } from '~/utils/logger.server';
-import { errorMessage } from '../retry';
-import { lessonPayload } from './queue';
+import { errorMessage } from '~/queues/retry.server';
+import { lessonQueue } from '~/queues/lesson.server';
 
 interface FoundMedia {
   media: LessonMedia;
@@ -93,7 +93,7 @@ function keepPhoto(context: LessonJobContext, found: FoundMedia | undefined) {
  * deleted fails for good instead of retrying.
  */
 export async function processLesson(job: Job) {
-  const { lessonId, courseId } = lessonPayload.parse(job.data);
+  const { lessonId, courseId } = lessonQueue.payload.parse(job.data);
   const context = getLessonJobContext(lessonId);
   if (!context)
     throw new UnrecoverableError(`Lesson ${lessonId} of course ${courseId} was deleted`);

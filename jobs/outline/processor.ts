@@ -7,8 +7,8 @@ import {
 } from '~/models/outlines.server';
 import { generateOutline } from '~/services/vendors/ai.server';
 import { log } from '~/utils/logger.server';
-import { errorMessage } from '../retry';
-import { outlinePayload } from './queue';
+import { errorMessage } from '~/queues/retry.server';
+import { outlineQueue } from '~/queues/outline.server';
 
 /**
  * Asks the AI for the outline and stores it once validated. Any failure
@@ -16,7 +16,7 @@ import { outlinePayload } from './queue';
  * job retries with backoff; nothing unvalidated is ever stored.
  */
 export async function processOutline(job: Job) {
-  const { outlineId } = outlinePayload.parse(job.data);
+  const { outlineId } = outlineQueue.payload.parse(job.data);
   const outline = getOutline(outlineId);
   if (!outline) throw new UnrecoverableError(`Outline ${outlineId} was deleted`);
   if (outline.result) return { outlineId, topics: outline.result.length, skipped: true };

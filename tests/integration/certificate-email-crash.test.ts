@@ -1,17 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { outboxEmails } from '../../db/schema';
-import {
-  certificateEmailQueue,
-  closeCertificateEmailQueue,
-} from '../../jobs/certificate-email/queue';
+import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import { insertCourse } from '../support/courses';
-import {
-  EMAIL_CLAIM_LEASE_MS,
-  finishCourse,
-  getCompletion,
-  retryCertificateEmail,
-} from '~/models/completions.server';
+import { EMAIL_CLAIM_LEASE_MS, getCompletion } from '~/models/completions.server';
+import { finishCourse, retryCertificateEmail } from '~/services/course-completion.server';
 import { createUser } from '~/models/users.server';
 import { emailCertificate } from '~/services/certificate.server';
 import { db } from '~/utils/db.server';
@@ -33,7 +26,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await closeCertificateEmailQueue();
+  await certificateEmailQueue.close();
 });
 
 const outboxFor = (to: string) =>
@@ -62,14 +55,17 @@ describe('a crash between claiming and sending the certificate email', () => {
     expect(send).toHaveBeenCalledTimes(1);
 
     // The retry job was queued before the claim, so it exists despite the crash.
-    const job = await certificateEmailQueue().getJob(`certificate-email-${courseId}`);
+    const job = await certificateEmailQueue.queue().getJob(`certificate-email-${courseId}`);
     expect(job?.data).toEqual({ courseId });
     await expect(job!.isDelayed()).resolves.toBe(true);
     expect(getCompletion(courseId)!.emailedAt).toBeNull();
 
     // While the claim is live, nobody else sends (a send may still be under way).
     expect(await retryCertificateEmail(courseId)).toBe('failed');
-    expect(await finishCourse(user.id, courseId)).toMatchObject({ ok: true, emailed: false });
+    expect(await finishCourse(user.id, courseId)).toMatchObject({
+      ok: true,
+      value: { emailed: false },
+    });
     expect(send).toHaveBeenCalledTimes(1);
 
     // Once the claim has lapsed, the job's try sends it, once.
@@ -78,7 +74,10 @@ describe('a crash between claiming and sending the certificate email', () => {
     expect(getCompletion(courseId)!.emailedAt).toBeInstanceOf(Date);
     expect(outboxFor(user.email)).toHaveLength(1);
     expect(await retryCertificateEmail(courseId, later)).toBe('already-sent');
-    expect(await finishCourse(user.id, courseId)).toMatchObject({ ok: true, emailed: false });
+    expect(await finishCourse(user.id, courseId)).toMatchObject({
+      ok: true,
+      value: { emailed: false },
+    });
     expect(outboxFor(user.email)).toHaveLength(1);
   });
 
@@ -93,8 +92,11 @@ describe('a crash between claiming and sending the certificate email', () => {
       lessons: 2,
       allDone: true,
     });
-    expect(await finishCourse(user.id, courseId)).toMatchObject({ ok: true, emailed: true });
-    const job = await certificateEmailQueue().getJob(`certificate-email-${courseId}`);
+    expect(await finishCourse(user.id, courseId)).toMatchObject({
+      ok: true,
+      value: { emailed: true },
+    });
+    const job = await certificateEmailQueue.queue().getJob(`certificate-email-${courseId}`);
     expect(job?.data).toEqual({ courseId });
     expect(await retryCertificateEmail(courseId)).toBe('already-sent');
     expect(outboxFor(user.email)).toHaveLength(1);

@@ -5,16 +5,13 @@ import { courseCompletions, outboxEmails } from '../../db/schema';
 import { freePort } from '../../scripts/lib/system';
 import { decodePngSize, insertCourse } from '../support/courses';
 import { spawnWorker, stopWorker } from '../support/worker-process';
-import {
-  certificateEmailQueue,
-  closeCertificateEmailQueue,
-} from '../../jobs/certificate-email/queue';
+import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import {
   courseProgress,
-  finishCourse,
   getCertificateByPublicId,
   getCompletion,
 } from '~/models/completions.server';
+import { finishCourse } from '~/services/course-completion.server';
 import { createUser } from '~/models/users.server';
 import * as finishApi from '~/routes/api.finish';
 import * as sendApi from '~/routes/api.sendcertificate';
@@ -36,7 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await closeCertificateEmailQueue();
+  await certificateEmailQueue.close();
 });
 
 afterEach(() => {
@@ -143,7 +140,7 @@ describe('finishing a course', () => {
       finishCourse(user.id, courseId),
     ]);
     expect(results.every((r) => r.ok)).toBe(true);
-    expect(results.filter((r) => r.ok && r.created)).toHaveLength(1);
+    expect(results.filter((r) => r.ok && r.value.created)).toHaveLength(1);
     expect(outboxFor(user.email)).toHaveLength(1);
   });
 
@@ -264,7 +261,7 @@ describe('finishing a course', () => {
     resetEmailTransportForTests();
 
     const failed = await finishCourse(user.id, courseId);
-    expect(failed).toMatchObject({ ok: true, created: true, emailed: false });
+    expect(failed).toMatchObject({ ok: true, value: { created: true, emailed: false } });
     const stored = getCompletion(courseId)!;
     expect(stored.emailedAt).toBeNull();
 
@@ -272,7 +269,7 @@ describe('finishing a course', () => {
     resetEnvForTests();
     resetEmailTransportForTests();
     const retried = await finishCourse(user.id, courseId);
-    expect(retried).toMatchObject({ ok: true, created: false, emailed: true });
+    expect(retried).toMatchObject({ ok: true, value: { created: false, emailed: true } });
     expect(getCompletion(courseId)!.completedAt.getTime()).toBe(stored.completedAt.getTime());
     expect(getCompletion(courseId)!.emailedAt).toBeInstanceOf(Date);
     expect(outboxFor(user.email)).toHaveLength(1);
@@ -290,8 +287,11 @@ describe('a certificate email that failed at finish time', () => {
     process.env.SMTP_URL = `smtp://127.0.0.1:${await freePort()}`;
     resetEnvForTests();
     resetEmailTransportForTests();
-    expect(await finishCourse(user.id, courseId)).toMatchObject({ ok: true, emailed: false });
-    const job = await certificateEmailQueue().getJob(`certificate-email-${courseId}`);
+    expect(await finishCourse(user.id, courseId)).toMatchObject({
+      ok: true,
+      value: { emailed: false },
+    });
+    const job = await certificateEmailQueue.queue().getJob(`certificate-email-${courseId}`);
     expect(job?.data).toEqual({ courseId });
     await expect(job!.isDelayed()).resolves.toBe(true);
 
@@ -314,7 +314,10 @@ describe('a certificate email that failed at finish time', () => {
       await stopWorker(worker);
     }
     // A later finish does not send it again.
-    expect(await finishCourse(user.id, courseId)).toMatchObject({ ok: true, emailed: false });
+    expect(await finishCourse(user.id, courseId)).toMatchObject({
+      ok: true,
+      value: { emailed: false },
+    });
     expect(outboxFor(user.email)).toHaveLength(1);
   });
 });
@@ -486,7 +489,7 @@ describe('public verification', () => {
     });
     const result = await finishCourse(user.id, courseId);
     if (!result.ok) throw new Error('not finished');
-    const id = result.completion.certificateId;
+    const id = result.value.completion.certificateId;
     expect(id).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/);
 
     const response = await call(() =>

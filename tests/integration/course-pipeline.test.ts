@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lessons, outlines } from '../../db/schema';
-import { lessonJobId, lessonQueue } from '../../jobs/lesson/queue';
+import { lessonQueue } from '~/queues/lesson.server';
 import { courseStatus, deleteCourse, type CourseStatus } from '~/models/courses.server';
 import { listLessonsOfCourse, updateLessonFromClient } from '~/models/lessons.server';
 import { getOutline } from '~/models/outlines.server';
@@ -245,14 +245,16 @@ describe('course generation with the real worker', () => {
     );
     deleteCourse(courseId);
 
-    const jobs = await Promise.all(ids.map((id) => lessonQueue().getJob(lessonJobId(id))));
+    const jobs = await Promise.all(
+      ids.map((id) => lessonQueue.findJob({ lessonId: id, courseId })),
+    );
     const waiting = jobs.filter((job) => job && !job.finishedOn && job.processedOn === undefined);
     expect(waiting.length).toBeGreaterThan(0);
     for (const job of waiting) {
       const finished = await waitForAsync(async () => {
-        if ((await lessonQueue().getJobState(job!.id!)) !== 'failed') return undefined;
+        if ((await lessonQueue.queue().getJobState(job!.id!)) !== 'failed') return undefined;
         // Read after the state: a job read before it failed carries no failure yet.
-        return lessonQueue().getJob(job!.id!);
+        return lessonQueue.queue().getJob(job!.id!);
       });
       expect(finished.failedReason).toMatch(/was deleted/);
       expect(finished.attemptsMade).toBe(1);

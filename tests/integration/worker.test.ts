@@ -1,10 +1,6 @@
 import { QueueEvents } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  enqueueMaintenance,
-  MAINTENANCE_QUEUE,
-  maintenanceQueue,
-} from '../../jobs/maintenance/queue';
+import { maintenanceQueue } from '~/queues/maintenance.server';
 import { sessions, users } from '../../db/schema';
 import { db } from '~/utils/db.server';
 import { env } from '~/utils/env.server';
@@ -56,8 +52,8 @@ describe('the worker process', () => {
       ])
       .run();
 
-    const job = await enqueueMaintenance({ task: 'purge-expired' });
-    const events = new QueueEvents(MAINTENANCE_QUEUE, {
+    const job = await maintenanceQueue.add({ task: 'purge-expired' });
+    const events = new QueueEvents(maintenanceQueue.name, {
       connection: workerRedis(),
       prefix: env().REDIS_PREFIX,
     });
@@ -71,9 +67,9 @@ describe('the worker process', () => {
   it('finishes a job after the worker is killed mid-job and restarted', async () => {
     const first = startWorker();
     await first.ready;
-    const job = await enqueueMaintenance(
+    const job = await maintenanceQueue.add(
       { task: 'selftest', holdMs: 4_000 },
-      `selftest-${Date.now()}`,
+      { jobId: `selftest-${Date.now()}` },
     );
     await waitFor(async () => ((await job.getState()) === 'active' ? true : undefined));
     await stopWorker(first, 'SIGKILL');
@@ -82,7 +78,7 @@ describe('the worker process', () => {
     const second = startWorker();
     await second.ready;
     const finished = await waitFor(async () => {
-      const fresh = await maintenanceQueue().getJob(job.id!);
+      const fresh = await maintenanceQueue.queue().getJob(job.id!);
       return fresh?.finishedOn ? fresh : undefined;
     }, 45_000);
     expect(finished.returnvalue).toMatchObject({ ok: true, pid: second.child.pid });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_CAP_MS, cappedBackoffDelay, errorMessage } from './retry';
+import { BACKOFF_CAP_MS, cappedBackoffDelay, errorMessage } from './retry.server';
 
 describe('cappedBackoffDelay', () => {
   const middle = () => 0.5; // jitter factor exactly 1

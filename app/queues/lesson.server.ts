@@ -1,17 +1,19 @@
-import { Queue } from 'bullmq';
 import { z } from 'zod';
-import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
-import { producerRedis } from '~/utils/redis.server';
-import { retryForeverOptions } from '../retry';
+import { defineQueue } from './factory.server';
+import { retryForeverOptions } from './retry.server';
 
-export const LESSON_QUEUE = 'lesson';
-
-export const lessonPayload = z.object({
-  lessonId: z.number().int().positive(),
-  courseId: z.string().min(1).max(64),
+/** One job per lesson: enqueueing a lesson that has a job is a no-op. */
+export const lessonQueue = defineQueue({
+  name: 'lesson',
+  payload: z.object({
+    lessonId: z.number().int().positive(),
+    courseId: z.string().min(1).max(64),
+  }),
+  jobId: ({ lessonId }) => `lesson-${lessonId}`,
+  defaultJobOptions: retryForeverOptions,
 });
-export type LessonPayload = z.infer<typeof lessonPayload>;
+export type LessonPayload = z.infer<typeof lessonQueue.payload>;
 
 /**
  * BullMQ runs lower numbers first. The lesson a learner waits for goes first;
@@ -20,27 +22,9 @@ export type LessonPayload = z.infer<typeof lessonPayload>;
 export const WAITED_FOR_PRIORITY = 1;
 export const aheadPriority = (ordinal: number) => 10 + ordinal;
 
-let queue: Queue | undefined;
-
-export function lessonQueue(): Queue {
-  queue ??= new Queue(LESSON_QUEUE, {
-    connection: producerRedis(),
-    prefix: env().REDIS_PREFIX,
-    defaultJobOptions: retryForeverOptions,
-  });
-  return queue;
-}
-
-export const lessonJobId = (lessonId: number) => `lesson-${lessonId}`;
-
-/** One job per lesson: enqueueing a lesson that has a job is a no-op. */
-export async function enqueueLessons(items: (LessonPayload & { priority: number })[]) {
-  if (items.length === 0) return;
-  await lessonQueue().addBulk(
-    items.map(({ priority, ...payload }) => {
-      const data = lessonPayload.parse(payload);
-      return { name: 'lesson', data, opts: { jobId: lessonJobId(data.lessonId), priority } };
-    }),
+export function enqueueLessons(items: (LessonPayload & { priority: number })[]) {
+  return lessonQueue.addBulk(
+    items.map(({ priority, ...data }) => ({ data, options: { priority } })),
   );
 }
 
@@ -49,7 +33,7 @@ export async function enqueueLessons(items: (LessonPayload & { priority: number 
  * when Redis lost it. A job waiting out a retry delay keeps its backoff.
  */
 export async function prioritiseLesson(payload: LessonPayload) {
-  const job = await lessonQueue().getJob(lessonJobId(payload.lessonId));
+  const job = await lessonQueue.findJob(payload);
   if (!job) {
     await enqueueLessons([{ ...payload, priority: WAITED_FOR_PRIORITY }]);
     return 'enqueued';
