@@ -8,3 +8,8 @@ export function progressPercent(done: number, total: number): number {
   if (done >= total) return 100;
   return Math.min(99, Math.round((done / total) * 100));
 }
+
+/** The same for a list of lessons, as the course view and the status route hold them. */
+export function progressOf(lessons: readonly { done: boolean }[]): number {
+  return progressPercent(lessons.filter((lesson) => lesson.done).length, lessons.length);
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Course, NewTopic } from './courses.server';
-import { completionOf, courseOutline } from './courses.server';
+import { getCompletion } from './completions.server';
+import { courseOutline } from './courses.server';
 import { listLessonsOfCourse, updateLessonFromClient } from './lessons.server';
 import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 import { db } from '~/utils/db.server';
@@ -147,7 +148,7 @@ export function courseRecord(
   const completedAt =
     course.completedAt !== undefined
       ? course.completedAt
-      : (completionOf(course.id)?.completedAt ?? null);
+      : (getCompletion(course.id)?.completedAt ?? null);
   return {
     _id: course.id,
     user: course.userId,

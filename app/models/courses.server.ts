@@ -11,7 +11,7 @@ import {
 } from '../../db/schema';
 import { db } from '~/utils/db.server';
 import { newId } from '~/utils/ids.server';
-import { progressPercent } from '~/domain/progress';
+import { progressOf } from '~/domain/progress';
 
 export type Course = typeof courses.$inferSelect;
 
@@ -128,14 +128,6 @@ export function listCoursesForUser(userId: string): CourseCard[] {
     .all();
 }
 
-export function completionOf(courseId: string) {
-  return db()
-    .select({ completedAt: courseCompletions.completedAt })
-    .from(courseCompletions)
-    .where(eq(courseCompletions.courseId, courseId))
-    .get();
-}
-
 /** The card photo, set once. */
 export function setCoursePhoto(courseId: string, photo: { url: string; credit: string }) {
   db()
@@ -195,11 +187,6 @@ export function courseOutline(courseId: string): TopicSummary[] {
       .filter((lesson) => lesson.topicId === topic.id)
       .map(({ topicId: _topicId, ...lesson }) => lesson),
   }));
-}
-
-/** Rounded percentage of done lessons, as the spec's progress circle shows it. */
-export function progressOf(lessonList: { done: boolean }[]): number {
-  return progressPercent(lessonList.filter((l) => l.done).length, lessonList.length);
 }
 
 export interface CourseStatus {

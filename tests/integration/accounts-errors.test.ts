@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { pageResult, post, uniqueEmail } from '../support/account-routes';
-import { action as apiSignIn } from '~/routes/api.signin';
-import { action as apiSignUp } from '~/routes/api.signup';
-import { action as signInAction } from '~/routes/signin';
-import { action as signUpAction } from '~/routes/signup';
+import { action as apiSignIn } from '~/routes/api/api.signin';
+import { action as apiSignUp } from '~/routes/api/api.signup';
+import { action as signInAction } from '~/routes/auth/signin';
+import { action as signUpAction } from '~/routes/auth/signup';
 
 // The database "fails" for every lookup by email: the routes must answer with
 // the spec's 'Internal Server Error', never a stack trace or an error page.

@@ -1,17 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUser } from '~/models/users.server';
-import * as apiCourse from '~/routes/api.course';
-import * as apiCourses from '~/routes/api.courses';
-import * as apiFinish from '~/routes/api.finish';
-import * as apiGenerate from '~/routes/api.generate';
-import * as apiImage from '~/routes/api.image';
-import * as apiPolicies from '~/routes/api.policies';
-import * as apiPrompt from '~/routes/api.prompt';
-import * as apiSendCertificate from '~/routes/api.sendcertificate';
-import * as apiTranscript from '~/routes/api.transcript';
-import * as apiUpdate from '~/routes/api.update';
-import * as apiYt from '~/routes/api.yt';
+import * as apiCourse from '~/routes/api/api.course';
+import * as apiCourses from '~/routes/api/api.courses';
+import * as apiFinish from '~/routes/api/api.finish';
+import * as apiGenerate from '~/routes/api/api.generate';
+import * as apiImage from '~/routes/api/api.image';
+import * as apiPolicies from '~/routes/api/api.policies';
+import * as apiPrompt from '~/routes/api/api.prompt';
+import * as apiSendCertificate from '~/routes/api/api.sendcertificate';
+import * as apiTranscript from '~/routes/api/api.transcript';
+import * as apiUpdate from '~/routes/api/api.update';
+import * as apiYt from '~/routes/api/api.yt';
 import { createSession } from '~/utils/auth.server';
 import { db } from '~/utils/db.server';
 

@@ -13,11 +13,11 @@ import {
 } from '~/models/completions.server';
 import { finishCourse } from '~/services/course-completion.server';
 import { createUser } from '~/models/users.server';
-import * as finishApi from '~/routes/api.finish';
-import * as sendApi from '~/routes/api.sendcertificate';
-import * as certificatePage from '~/routes/certificate.$courseId';
-import * as certificateImage from '~/routes/certificate.$courseId_.certificate[.png]';
-import * as verifyPage from '~/routes/verify.$certificateId';
+import * as finishApi from '~/routes/api/api.finish';
+import * as sendApi from '~/routes/api/api.sendcertificate';
+import * as certificatePage from '~/routes/member/certificate.$courseId';
+import * as certificateImage from '~/routes/member/certificate.$courseId_.certificate[.png]';
+import * as verifyPage from '~/routes/public/verify.$certificateId';
 import { resetEmailTransportForTests } from '~/services/vendors/mailer.server';
 import { createSession } from '~/utils/auth.server';
 import { db } from '~/utils/db.server';

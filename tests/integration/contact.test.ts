@@ -1,8 +1,8 @@
 import type { AppLoadContext } from '@remix-run/node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contacts } from '../../db/schema';
-import { action as apiAction, loader as apiLoader } from '~/routes/api.contact';
-import { action as pageAction } from '~/routes/contact';
+import { action as apiAction, loader as apiLoader } from '~/routes/api/api.contact';
+import { action as pageAction } from '~/routes/public/contact';
 import { db } from '~/utils/db.server';
 import { waitForRedis } from '~/utils/redis.server';
 

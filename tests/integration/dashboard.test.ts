@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { courses } from '../../db/schema';
 import { createUser } from '~/models/users.server';
-import { loader } from '~/routes/dashboard';
+import { loader } from '~/routes/admin/dashboard';
 import { createSession } from '~/utils/auth.server';
 import { db } from '~/utils/db.server';
 

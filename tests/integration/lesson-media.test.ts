@@ -6,7 +6,7 @@ import { processLesson } from '../../jobs/lesson/processor';
 import { createCourseWithLessons, courseStatus } from '~/models/courses.server';
 import { getLesson, listLessonsOfCourse } from '~/models/lessons.server';
 import { createUser } from '~/models/users.server';
-import * as apiUpdate from '~/routes/api.update';
+import * as apiUpdate from '~/routes/api/api.update';
 import { createSession } from '~/utils/auth.server';
 import { db } from '~/utils/db.server';
 import { startVendorMocks } from '~/utils/mocks.server';

@@ -1,15 +1,23 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData, useRevalidator } from '@remix-run/react';
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
+import { Form, Link, useFetcher, useLoaderData, useRevalidator } from '@remix-run/react';
 import { useEffect, useMemo } from 'react';
+import { z } from 'zod';
 import { GenerationState } from '~/components/generation-state';
 import { ProgressCircle } from '~/components/progress-circle';
 import {
-  completionOf,
   courseOutline,
   courseStatus,
   getCourseForUser,
   type CourseStatus,
 } from '~/models/courses.server';
+import { getCompletion } from '~/models/completions.server';
 import { getLessonOfCourse, markLessonDone, parseCredit } from '~/models/lessons.server';
 import { keepCourseGenerating } from '~/services/course-generation.server';
 import courseStyles from '~/styles/course.css?url';
@@ -17,42 +25,42 @@ import { requireUser } from '~/utils/auth.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
 import { truncateWords } from '~/utils/text';
 import { useLongPoll } from '~/utils/use-long-poll';
-import { progressPercent } from '~/domain/progress';
+import { parseWith, readBody } from '~/utils/validation.server';
+import { progressOf } from '~/domain/progress';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.course.mainTopic} | CourseGen` : 'Course | CourseGen' },
 ];
 
+function ownCourse(user: { id: string }, courseId: string | undefined) {
+  const course = getCourseForUser(courseId ?? '', user.id);
+  if (!course) throw new Response('Not Found', { status: 404 });
+  return course;
+}
+
 /**
- * The course view. Opening the course marks its first lesson done; opening a
- * generated lesson marks it done. A lesson not generated yet is moved to the
- * front of the queue and the page follows its state until it is ready.
+ * The course view: the outline, one lesson and the generation state. It only
+ * reads, so a revalidation or a link prefetch changes nothing; the page tells
+ * the action below which lesson the member actually opened.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const course = getCourseForUser(params.courseId ?? '', user.id);
-  if (!course) throw new Response('Not Found', { status: 404 });
-
-  const before = courseOutline(course.id).flatMap((topic) => topic.lessons);
-  const first = before[0];
-  if (!first) throw new Response('Not Found', { status: 404 });
+  const course = ownCourse(user, params.courseId);
+  const topics = courseOutline(course.id);
+  const all = topics.flatMap((topic) => topic.lessons);
   const requested = Number(new URL(request.url).searchParams.get('lesson'));
-  const selected = before.find((lesson) => lesson.id === requested) ?? first;
-
-  if (first.state === 'done') markLessonDone(first.id);
-  if (selected.state === 'done') markLessonDone(selected.id);
-  await keepCourseGenerating(course.id, before, selected.id);
+  const selected = all.find((lesson) => lesson.id === requested) ?? all[0];
+  if (!selected) throw new Response('Not Found', { status: 404 });
 
   const lesson = getLessonOfCourse(selected.id, course.id)!;
-  const topics = courseOutline(course.id);
   const status = courseStatus(course.id);
   return {
     course: {
       id: course.id,
       mainTopic: course.mainTopic,
       type: course.type,
-      completed: Boolean(completionOf(course.id)),
+      completed: Boolean(getCompletion(course.id)),
     },
     topics,
     lesson: {
@@ -69,6 +77,41 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     status,
   };
+}
+
+const openedSchema = z.object({
+  lessonId: z.coerce.number().int().positive(),
+  // 'viewed': the page showed the lesson (a fetcher); 'open': a plain form without JavaScript.
+  intent: z.enum(['viewed', 'open']),
+});
+
+/**
+ * The member opened a lesson: a written one counts as studied (the spec's
+ * done mark, and so the first lesson is done once the course is opened); one
+ * still being written moves to the front of the queue.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const course = ownCourse(user, params.courseId);
+  const parsed = parseWith(openedSchema, await readBody(request));
+  if (!parsed.ok) return data({ ok: false }, { status: 400 });
+  const { lessonId, intent } = parsed.value;
+  const lessons = courseOutline(course.id).flatMap((topic) => topic.lessons);
+  const lesson = lessons.find((candidate) => candidate.id === lessonId);
+  if (!lesson) throw new Response('Not Found', { status: 404 });
+  if (lesson.state === 'done') markLessonDone(lesson.id);
+  await keepCourseGenerating(course.id, lessons, lesson.id);
+  if (intent === 'open') return redirect(`/course/${course.id}?lesson=${lesson.id}`);
+  return { ok: true };
+}
+
+/** Tells the server, once per lesson and state, that the page is showing this lesson. */
+function useReportOpened(lessonId: number, written: boolean) {
+  const fetcher = useFetcher<typeof action>();
+  const { submit } = fetcher;
+  useEffect(() => {
+    submit({ intent: 'viewed', lessonId }, { method: 'post' });
+  }, [lessonId, written, submit]);
 }
 
 type LessonState = CourseStatus['lessons'][number];
@@ -91,13 +134,14 @@ export default function CourseView() {
   const { course, topics, lesson, status: loaded } = useLoaderData<typeof loader>();
   const polled = useLongPoll(`/status/course/${course.id}`, loaded, finished);
   const revalidator = useRevalidator();
+  useReportOpened(lesson.id, Boolean(lesson.theory));
 
   const states = useMemo(() => {
     const fromPoll = new Map(polled.lessons.map((l) => [l.id, l]));
     return new Map(loaded.lessons.map((l) => [l.id, merge(l, fromPoll.get(l.id))]));
   }, [loaded, polled]);
   const all = [...states.values()];
-  const progress = progressPercent(all.filter((l) => l.done).length, all.length);
+  const progress = progressOf(all);
   const current = states.get(lesson.id);
   const contentArrived =
     (current?.state === 'done' && !lesson.theory) ||
@@ -131,6 +175,7 @@ export default function CourseView() {
                         to={`?lesson=${item.id}`}
                         aria-current={item.id === lesson.id ? 'page' : undefined}
                         data-state={state.state}
+                        prefetch="intent"
                         preventScrollReset
                       >
                         <span className="lesson-title">{item.title}</span>
@@ -144,6 +189,14 @@ export default function CourseView() {
                           </span>
                         ) : null}
                       </Link>
+                      <noscript>
+                        <Form method="post" className="open-lesson">
+                          <input type="hidden" name="intent" value="open" />
+                          <button type="submit" name="lessonId" value={item.id}>
+                            Open {item.title}
+                          </button>
+                        </Form>
+                      </noscript>
                     </li>
                   );
                 })}
