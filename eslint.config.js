@@ -4,6 +4,42 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layers (README, "Architecture"): routes -> services -> models -> db;
+ * services -> vendor adapters (app/services/vendors); jobs' processors ->
+ * services. Each group below lists what its files may not import, so a
+ * backwards import fails `npm run lint`.
+ */
+const VENDOR_SDKS = [
+  '@anthropic-ai/sdk',
+  '@anthropic-ai/sdk/*',
+  '@paypal/paypal-server-sdk',
+  'razorpay',
+  'razorpay/*',
+  'nodemailer',
+  'openai',
+];
+const layer = (name, paths) => ({ group: paths, message: `${name} must not import this layer.` });
+const vendors = {
+  group: VENDOR_SDKS,
+  message: 'Only vendor adapters (app/services/vendors) import vendor SDKs.',
+};
+const routes = ['~/routes/*', '**/routes/*', '~/root', '**/root'];
+const jobs = ['**/jobs/*', '**/jobs/**'];
+const services = ['~/services/*', '~/services/**', '**/services/*', '**/services/**'];
+const queues = ['~/queues/*', '**/queues/*'];
+const models = ['~/models/*', '**/models/*'];
+const serverOnly = ['**/*.server', '~/utils/*.server'];
+// The schema's types (plan, role, course type) are shared; its tables are not.
+const schemaValues = {
+  group: ['**/db/*'],
+  allowTypeImports: true,
+  message: 'Only types of the schema.',
+};
+const restrict = (...patterns) => ({
+  '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+});
+
 export default tseslint.config(
   { ignores: ['build/', 'node_modules/', 'data/', '.cache/', 'tests/.tmp/'] },
   js.configs.recommended,
@@ -28,4 +64,43 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['app/**', 'jobs/**', 'db/**'], rules: restrict(vendors) },
+  { files: ['app/routes/**', 'app/root.tsx'], rules: restrict(vendors, layer('A route', jobs)) },
+  {
+    files: ['app/services/**'],
+    ignores: ['app/services/vendors/**'],
+    rules: restrict(vendors, layer('A service', [...routes, ...jobs])),
+  },
+  {
+    files: ['app/services/vendors/**'],
+    rules: restrict(layer('A vendor adapter', [...routes, ...jobs, ...queues])),
+  },
+  {
+    files: ['app/models/**'],
+    rules: restrict(vendors, layer('A model', [...routes, ...jobs, ...services, ...queues])),
+  },
+  {
+    files: ['app/queues/**'],
+    rules: restrict(vendors, layer('A queue', [...routes, ...jobs, ...services, ...models])),
+  },
+  {
+    files: ['app/utils/**'],
+    rules: restrict(vendors, layer('A util', [...routes, ...jobs, ...services, ...queues])),
+  },
+  {
+    files: ['app/domain/**'],
+    rules: restrict(
+      vendors,
+      layer('The domain (browser-safe rules)', [
+        ...routes,
+        ...jobs,
+        ...services,
+        ...queues,
+        ...models,
+        ...serverOnly,
+      ]),
+      schemaValues,
+    ),
+  },
+  { files: ['jobs/**'], rules: restrict(vendors, layer('A job', routes)) },
 );

@@ -1,0 +1,51 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layer rule of eslint.config.js, run on planted files: each backwards
+ * import fails `npm run lint`, and the same import in its proper layer passes.
+ */
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function layerErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages
+    .filter((message) => message.ruleId === '@typescript-eslint/no-restricted-imports')
+    .map((message) => message.message);
+}
+
+describe('the layer rule', () => {
+  it.each([
+    ['app/models/planted.server.ts', "import { signIn } from '~/services/accounts.server';"],
+    ['app/models/planted.server.ts', "import { lessonQueue } from '~/queues/lesson.server';"],
+    ['app/models/planted.server.ts', "import { registry } from '../../jobs/registry';"],
+    ['app/utils/planted.server.ts', "import { submitContact } from '~/services/contact.server';"],
+    ['app/domain/planted.ts', "import { db } from '~/utils/db.server';"],
+    ['app/domain/planted.ts', "import { users } from '../../db/schema';"],
+    ['app/routes/member/planted.tsx', "import Anthropic from '@anthropic-ai/sdk';"],
+    ['app/services/planted.server.ts', "import Razorpay from 'razorpay';"],
+    ['app/services/planted.server.ts', "import { loader } from '~/routes/member/home';"],
+    ['jobs/planted.ts', "import { loader } from '~/routes/member/home';"],
+  ])('refuses in %s: %s', async (filePath, code) => {
+    expect(
+      await layerErrors(filePath, `${code}\nexport const used = [${importedName(code)}];\n`),
+    ).not.toEqual([]);
+  });
+
+  it.each([
+    ['app/routes/member/planted.tsx', "import { signIn } from '~/services/accounts.server';"],
+    ['app/services/planted.server.ts', "import { getUserEmail } from '~/models/users.server';"],
+    ['app/services/vendors/planted.server.ts', "import Anthropic from '@anthropic-ai/sdk';"],
+    ['app/domain/planted.ts', "import type { Plan } from '../../db/schema';"],
+    ['jobs/planted.ts', "import { lessonQueue } from '~/queues/lesson.server';"],
+  ])('allows in %s: %s', async (filePath, code) => {
+    expect(
+      await layerErrors(filePath, `${code}\nexport const used = [${importedName(code)}];\n`),
+    ).toEqual([]);
+  });
+});
+
+function importedName(code: string): string {
+  const name = /import (?:type )?\{? ?(\w+)/.exec(code)![1]!;
+  return code.includes('import type') ? `null as unknown as ${name}` : name;
+}
