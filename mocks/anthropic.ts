@@ -23,14 +23,6 @@ interface MessagesRequest {
   tool_choice?: { type: string; name?: string };
 }
 
-export type ToolAnswerer = (toolName: string, prompt: string) => Record<string, unknown>;
-let otherTools: ToolAnswerer = () => ({});
-
-/** Other features register how the mock fills in the tools they force. */
-export function setAnthropicToolAnswerer(answerer: ToolAnswerer) {
-  otherTools = answerer;
-}
-
 export function lastUserText(body: MessagesRequest): string {
   const last = [...body.messages].reverse().find((message) => message.role === 'user');
   if (!last) return '';
@@ -183,10 +175,8 @@ export const anthropicHandlers = [
         const call = nextCall('malformed', prompt, knobs.version);
         if (call <= knobs.aiMalformed) malformedTry = call;
       }
-      const input =
-        forcedTool === OUTLINE_TOOL
-          ? outlineAnswer(prompt, malformedTry)
-          : otherTools(forcedTool, prompt);
+      // The outline is the only tool the product forces; any other gets an empty answer.
+      const input = forcedTool === OUTLINE_TOOL ? outlineAnswer(prompt, malformedTry) : {};
       return HttpResponse.json({
         id,
         type: 'message',

@@ -97,10 +97,6 @@ export const PLAN_LIST: readonly PlanDefinition[] = [
   PLAN_DEFINITIONS.yearly,
 ];
 
-export function isPlanId(value: unknown): value is PlanId {
-  return value === 'free' || value === 'monthly' || value === 'yearly';
-}
-
 export function isPaidPlan(value: unknown): value is PaidPlanId {
   return value === 'monthly' || value === 'yearly';
 }

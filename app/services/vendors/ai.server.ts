@@ -46,11 +46,6 @@ function anthropic(): Anthropic {
   return client;
 }
 
-/** For tests that change the environment. */
-export function resetAiClientForTests() {
-  client = undefined;
-}
-
 export interface CallOptions {
   /** Retries inside the SDK (default 0: the job layer retries). */
   maxRetries?: number;

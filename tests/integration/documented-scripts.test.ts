@@ -1,0 +1,92 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/lib/system';
+import { deleteRedisPrefix, TEST_REDIS_URL } from '../support/redis';
+
+/**
+ * The README's commands work as written: every `npm run X` it names exists and
+ * its program is installed, and "run the pieces separately" (migrate, then
+ * start:web and start:worker) gives the project's own web server, with its
+ * security headers, and a worker.
+ */
+const readme = fs.readFileSync('README.md', 'utf8');
+const scripts = (
+  JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
+    scripts: Record<string, string>;
+  }
+).scripts;
+const documented = [...new Set([...readme.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1]!))];
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-pieces-'));
+const prefix = `coursegen-pieces-${randomBytes(4).toString('hex')}`;
+afterAll(async () => {
+  await deleteRedisPrefix(prefix);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the documented npm scripts', () => {
+  it('are all defined, and each one’s program runs', () => {
+    expect(documented).toEqual(
+      expect.arrayContaining(['build', 'db:migrate', 'start:web', 'start:worker', 'bench']),
+    );
+    for (const name of documented) {
+      const command = scripts[name];
+      expect(command, `npm run ${name}`).toBeTruthy();
+      const program = command!.split(' ')[0]!;
+      const binary = path.resolve('node_modules/.bin', program);
+      expect(fs.existsSync(binary), `${program} (npm run ${name}) is installed`).toBe(true);
+      const version = spawnSync(binary, ['--version'], { encoding: 'utf8' });
+      expect(version.status, `${program} --version`).toBe(0);
+    }
+  });
+
+  it('run the pieces separately: db:migrate, start:web (the real web server) and start:worker', async () => {
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: prefix,
+      DEMO_MODE: 'true',
+      LOG_LEVEL: 'info',
+    };
+    const migrated = spawnSync('npm', ['run', '--silent', 'db:migrate'], { env, encoding: 'utf8' });
+    expect(migrated.status, migrated.stderr).toBe(0);
+
+    const pieces = ['start:web', 'start:worker'].map((script) => {
+      let output = '';
+      const child = spawn('npm', ['run', '--silent', script], { env, detached: true });
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      return { child, output: () => output };
+    });
+    try {
+      const deadline = Date.now() + 60_000;
+      let response: Response | undefined;
+      while (!response && Date.now() < deadline) {
+        response = await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined);
+        if (!response) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(response?.status, pieces[0]!.output()).toBe(200);
+      // Only the project's own server adds a per-request CSP nonce and refuses cross-site posts.
+      expect(response!.headers.get('content-security-policy')).toMatch(/'nonce-[^']+'/);
+      const crossSite = await fetch(`http://127.0.0.1:${port}/api/contact`, {
+        method: 'POST',
+        headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      expect(crossSite.status).toBe(403);
+      while (!pieces[1]!.output().includes('"worker.ready"') && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(pieces[1]!.output()).toContain('"worker.ready"');
+    } finally {
+      for (const { child } of pieces) if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    }
+  });
+});
