@@ -46,7 +46,7 @@ describe('the documented npm scripts', () => {
 
   it('run the pieces separately: db:migrate, start:web (the real web server) and start:worker', async () => {
     const port = await freePort();
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
       PORT: String(port),
