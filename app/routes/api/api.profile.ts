@@ -4,27 +4,31 @@ import { requireApiUser } from '~/utils/auth.server';
 import { z } from 'zod';
 import { fail } from '~/domain/result';
 import { apiAction } from '~/utils/actions.server';
+import { guardApi } from '~/utils/responses.server';
 
 /**
  * POST /api/profile {email, mName, password, uid} -> {success, message}. Acts
  * on the session's user only; a `uid` naming anyone else is refused.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireApiUser(request);
-  return apiAction(
-    request,
-    {
-      name: 'profile',
-      schema: profileSchema.and(z.object({ uid: z.unknown() })),
-      run: ({ uid, ...input }) =>
-        uid !== undefined && uid !== user.id
-          ? Promise.resolve(fail('You can only change your own profile', 403))
-          : updateProfile(user, input),
-    },
-    (value) =>
-      Response.json(
-        { success: true, message: value.message },
-        { headers: value.cookie ? { 'Set-Cookie': value.cookie } : undefined },
-      ),
-  );
+  // The session first: an anonymous caller gets 401 whatever the body says.
+  return guardApi('profile', async () => {
+    const user = await requireApiUser(request);
+    return apiAction(
+      request,
+      {
+        name: 'profile',
+        schema: profileSchema.and(z.object({ uid: z.unknown().optional() })),
+        run: ({ uid, ...input }) =>
+          uid !== undefined && uid !== user.id
+            ? Promise.resolve(fail('You can only change your own profile', 403))
+            : updateProfile(user, input),
+      },
+      (value) =>
+        Response.json(
+          { success: true, message: value.message },
+          { headers: value.cookie ? { 'Set-Cookie': value.cookie } : undefined },
+        ),
+    );
+  });
 }

@@ -22,7 +22,11 @@ export const meta: MetaFunction = ({ matches }) =>
 export async function action({ request, context }: ActionFunctionArgs) {
   const body = await readBody(request);
   const result = await submitContact(body, clientIp(context));
-  if (result.ok) return data({ success: true, message: result.value.message, fields: undefined });
+  if (result.ok)
+    return data(
+      { success: true, message: result.value.message, fields: undefined },
+      { status: 200 },
+    );
   // The typed values come back, so a page without JavaScript can refill the form.
   const fields = Object.fromEntries(FIELDS.map((name) => [name, String(body[name] ?? '')]));
   const headers: HeadersInit = result.retryAfterSeconds
