@@ -3,10 +3,11 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { outlines } from '../../db/schema';
+import { lessons, outlines } from '../../db/schema';
 import { writeKnobs } from '../../mocks/knobs';
 import { launchBrowser, newPage } from '../support/browser';
-import { appDatabase, closeAppDatabases, signUp } from '../support/members';
+import { insertCourse } from '../support/courses';
+import { appDatabase, closeAppDatabases, createMember, signInAs, signUp } from '../support/members';
 
 /**
  * Course generation as a member does it, in a real browser against the
@@ -261,6 +262,85 @@ describe('course generation in a browser', () => {
       .getByTestId('lesson-theory')
       .getByText('Understanding Soil in Gardening')
       .waitFor({ timeout: 20_000 });
+    await context.close();
+  });
+
+  /** A written course of four lessons, none studied yet; its lesson ids in order. */
+  function unstudiedCourse(memberId: string) {
+    const courseId = insertCourse(dataDir, memberId, {
+      mainTopic: 'Knitting',
+      lessons: 4,
+      allDone: false,
+    });
+    const db = appDatabase(dataDir);
+    db.update(lessons).set({ done: false }).where(eq(lessons.courseId, courseId)).run();
+    const ids = db
+      .select({ id: lessons.id })
+      .from(lessons)
+      .where(eq(lessons.courseId, courseId))
+      .orderBy(lessons.id)
+      .all()
+      .map((row) => row.id);
+    return { courseId, ids };
+  }
+  const doneLessons = (courseId: string) =>
+    appDatabase(dataDir)
+      .select({ title: lessons.title, done: lessons.done })
+      .from(lessons)
+      .where(eq(lessons.courseId, courseId))
+      .all()
+      .filter((lesson) => lesson.done)
+      .map((lesson) => lesson.title);
+
+  it('marks only the lesson the member opens: prefetch, reloads of data and revalidation change nothing', async () => {
+    const member = createMember(dataDir);
+    const context = await browser.newContext({ baseURL });
+    await signInAs(context, baseURL, dataDir, member);
+    const { courseId, ids } = unstudiedCourse(member.id);
+
+    // The server renders a lesson (as a link preview or a bare GET would): nothing is marked.
+    const bare = await context.request.get(`/course/${courseId}?lesson=${ids[2]}`);
+    expect(bare.status()).toBe(200);
+    expect(doneLessons(courseId)).toEqual([]);
+
+    const page = await context.newPage();
+    await page.goto(`/course/${courseId}`);
+    await progress(page, 25);
+    expect(doneLessons(courseId)).toEqual(['Lesson 1']);
+
+    // Hovering a link prefetches that lesson's data; it is not opened.
+    const prefetched = page.waitForRequest(
+      (request) => request.url().includes('.data') && request.url().includes(`lesson=${ids[3]}`),
+    );
+    await lessonLink(page, 'Lesson 4').hover();
+    await prefetched;
+    await page.evaluate(async () => {
+      const router = (window as unknown as { __remixRouter: { revalidate: () => Promise<void> } })
+        .__remixRouter;
+      await router.revalidate();
+      await router.revalidate();
+    });
+    await page.waitForTimeout(500);
+    expect(doneLessons(courseId)).toEqual(['Lesson 1']);
+
+    await lessonLink(page, 'Lesson 3').click();
+    await progress(page, 50);
+    expect(doneLessons(courseId).sort()).toEqual(['Lesson 1', 'Lesson 3']);
+    await context.close();
+  });
+
+  it('without JavaScript, opening a lesson from the sidebar marks it done', async () => {
+    const member = createMember(dataDir);
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    await signInAs(context, baseURL, dataDir, member);
+    const { courseId } = unstudiedCourse(member.id);
+    const page = await context.newPage();
+    await page.goto(`/course/${courseId}`);
+    await page.getByRole('button', { name: 'Open Lesson 3' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Lesson 3' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('lesson')).toMatch(/^\d+$/);
+    expect(doneLessons(courseId)).toEqual(['Lesson 3']);
+    await expect(page.getByTestId('progress').getAttribute('aria-valuenow')).resolves.toBe('25');
     await context.close();
   });
 });
