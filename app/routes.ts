@@ -19,7 +19,7 @@ export default [
   ...(await group('auth')),
   // A signed-in member's pages: courses, certificates, profile, payment.
   ...(await group('member')),
-  // The JSON API of spec section 7 (and the status routes pages poll).
+  // The JSON API (and the status routes pages poll).
   ...(await group('api')),
   // Admins only: one layout whose loader requires an admin.
   layout('routes/admin-layout.tsx', await group('admin')),

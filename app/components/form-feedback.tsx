@@ -16,7 +16,7 @@ export function useHydrated(): boolean {
 }
 
 /**
- * An action's message: the spec's toast when JavaScript runs, and the same
+ * An action's message: the product's toast when JavaScript runs, and the same
  * text inline when the page was posted without JavaScript.
  */
 export function FormFeedback({ result }: { result: FormResult | undefined }) {
@@ -38,7 +38,7 @@ export function FormFeedback({ result }: { result: FormResult | undefined }) {
 }
 
 /**
- * For the account pages: when the server cannot answer at all, the spec's
+ * For the account pages: when the server cannot answer at all, the product's
  * 'Internal Server Error' toast and a way to try again.
  */
 export function FormErrorBoundary() {

@@ -57,7 +57,7 @@ export function PlanCard({
   );
 }
 
-/** The three plan cards; the button follows the signed-in member's plan (spec 4). */
+/** The three plan cards; the button follows the signed-in member's plan. */
 export function PlanCards() {
   const user = useRootData()?.user ?? null;
   const current: PlanId | null = user?.plan ?? null;

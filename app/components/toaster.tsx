@@ -20,7 +20,7 @@ const Container = lazy(async () => {
 });
 
 /**
- * The toast area (spec 8: bottom centre, 3 seconds, at most 3). It loads
+ * The toast area (bottom centre, 3 seconds, at most 3). It loads
  * react-toastify after hydration, so the library stays out of every page's
  * first load (the landing page's JavaScript budget); a toast raised before
  * the container is up waits in react-toastify's queue and shows once it is.

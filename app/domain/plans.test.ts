@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatPlanPrice, PLAN_LIST, planButton } from './plans';
 
 describe('the plan definitions', () => {
-  it('match the spec: names, prices and periods', () => {
+  it('match the product: names, prices and periods', () => {
     expect(PLAN_LIST.map((p) => [p.id, p.name, p.cost, p.period, p.amountCents])).toEqual([
       ['free', 'Free Plan', 0, null, 0],
       ['monthly', 'Monthly Plan', 8, 'month', 800],

@@ -116,7 +116,7 @@ export interface PlanButton {
 }
 
 /**
- * The pricing card's button (spec 4): visitors and free members get
+ * The pricing card's button: visitors and free members get
  * 'Get Started' to the checkout for that plan; paid members 'Modify Plan' to
  * their subscription. On the free card, 'Get Started' means signing up
  * (visitors) or creating a course (free members): there is nothing to pay.
@@ -127,14 +127,14 @@ export function planButton(plan: PlanId, member: { plan: PlanId } | null): PlanB
   return { label: 'Get Started', to: `/payment?plan=${plan}` };
 }
 
-/** The spec's course-creation messages. */
+/** The product's course-creation messages. */
 export const PAID_ONLY_MESSAGE = 'For paid members only';
 export const MAX_SUBTOPICS_MESSAGE = 'You can only add 5 sub topics';
 /** What the pages say when the member's hourly AI allowance is used up. */
 export const AI_ALLOWANCE_MESSAGE =
   'You have generated a lot of courses this hour. Please try again later.';
 
-/** The most sub-topics a member may type on /create (the spec's five inputs). */
+/** The most sub-topics a member may type on /create (the product's five inputs). */
 export const MAX_MEMBER_SUBTOPICS = 5;
 /** The topic counts /create offers: every count some plan allows (5 and 10), smallest first. */
 export const TOPIC_COUNT_CHOICES: readonly number[] = [
@@ -154,7 +154,7 @@ export const COURSE_TYPE_LABELS = {
 /**
  * The one plan rule for a course request, whether it comes from /create or
  * from an API client's content: no more topics than the plan allows and only
- * the plan's course types. Null when allowed, else the spec's message.
+ * the plan's course types. Null when allowed, else the product's message.
  */
 export function planRefusal(
   plan: PlanId,

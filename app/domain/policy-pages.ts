@@ -4,11 +4,11 @@ export interface PolicyPage {
   key: PolicyKey;
   /** The public page. */
   path: string;
-  /** The page title (spec 2). */
+  /** The page title. */
   title: string;
   /** For search engines and link previews. */
   description: string;
-  /** How the admin editor's placeholder names the text (spec 2). */
+  /** How the admin editor's placeholder names the text. */
   noun: string;
 }
 

@@ -13,7 +13,7 @@ export interface DashboardStats {
   recurringRevenue: number;
 }
 
-/** The admin dashboard's counts (spec: Dashboard response), from aggregate queries only. */
+/** The admin dashboard's counts, from aggregate queries only. */
 export function dashboardStats(): DashboardStats {
   const byPlan = db()
     .select({ free: sql<number>`sum(${users.plan} = 'free')`, all: count() })

@@ -4,7 +4,7 @@ import { newId } from '~/utils/ids.server';
 
 export type Contact = typeof contacts.$inferSelect;
 
-/** The message as the member typed it, in the spec's field names. */
+/** The message as the member typed it, in the API's field names. */
 export interface NewContact {
   fname: string;
   lname: string;

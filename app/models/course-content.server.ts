@@ -8,7 +8,7 @@ import { db } from '~/utils/db.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
 
 /**
- * The spec's course JSON (section 3) is an API format only: an object keyed
+ * The API's course JSON is an API format only: an object keyed
  * by the lower-cased main topic holding the topics, each with sub-topics
  * { title, theory, youtube, image, done }. Storage is one row per lesson.
  */
@@ -91,7 +91,7 @@ export function contentToTopics(topics: ContentTopic[]): NewTopic[] {
   }));
 }
 
-/** A course's rows in the spec's JSON shape. */
+/** A course's rows in the API's JSON shape. */
 export function courseContent(course: Pick<Course, 'id' | 'mainTopic'>): CourseContent {
   const bodies = new Map(listLessonsOfCourse(course.id).map((lesson) => [lesson.id, lesson]));
   return {
@@ -138,7 +138,7 @@ export function applyContentUpdate(courseId: string, topics: ContentTopic[]): bo
   return true;
 }
 
-/** A course as the spec's course record (section 3), with or without its content. */
+/** A course as the API's course record, with or without its content. */
 export function courseRecord(
   course: Pick<Course, 'id' | 'userId' | 'mainTopic' | 'type' | 'photoUrl' | 'createdAt'> & {
     completedAt?: Date | null;

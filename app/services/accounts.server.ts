@@ -76,7 +76,7 @@ const newPassword = z
 const emailAddress = z.email(INVALID_EMAIL_MESSAGE);
 
 // Each schema checks "all required fields" first, then the finer rules, so the
-// spec's required-fields message wins whenever something is missing.
+// product's required-fields message wins whenever something is missing.
 export const signUpSchema = z
   .object({ mName: requiredText(100), email: requiredText(254), password: requiredPassword })
   .pipe(z.object({ mName: z.string(), email: emailAddress, password: newPassword }));
@@ -89,7 +89,7 @@ export const forgotSchema = z
 
 const resetToken = requiredText(200);
 
-/** `/api/reset-password`: the spec's payload is password and token. */
+/** `/api/reset-password`: the API's payload is password and token. */
 export const resetApiSchema = z
   .object({ password: requiredPassword, token: resetToken })
   .pipe(z.object({ password: newPassword, token: z.string() }));
@@ -166,7 +166,7 @@ function unknownUserHash() {
   return dummyHash;
 }
 
-/** The spec's userData: never the password hash. */
+/** The API's userData: never the password hash. */
 export function toUserData(user: User) {
   return { email: user.email, mName: user.name, _id: user.id, type: user.plan };
 }

@@ -14,7 +14,7 @@ export const CONTACT_SENT_MESSAGE = 'Thank you! Your message has been sent.';
 
 export const INVALID_PHONE_MESSAGE = `Please enter a phone number of ${CONTACT_LIMITS.phoneMin} to ${CONTACT_LIMITS.phoneMax} digits, digits only`;
 
-/** Step one: every field present and not blank (the spec's one message for all of them). */
+/** Step one: every field present and not blank (the product's one message for all of them). */
 const present = requiredText(20_000);
 const requiredFields = z.object({
   fname: present,
@@ -44,7 +44,7 @@ const wellFormed = z.object({
 export type ContactInput = z.infer<typeof wellFormed>;
 
 /**
- * Validates a contact message in the spec's field names (fname, lname, email,
+ * Validates a contact message in the API's field names (fname, lname, email,
  * phone, msg). A missing field always reports 'Please fill in all required
  * fields' first, whatever else is wrong.
  */

@@ -37,7 +37,7 @@ export function formAction<S extends z.ZodType, T, R>(
   });
 }
 
-/** For an /api route: a failure is the spec's JSON `{success: false, message}` with its status. */
+/** For an /api route: a failure is the API's JSON `{success: false, message}` with its status. */
 export function apiAction<S extends z.ZodType, T>(
   request: Request,
   useCase: UseCaseAction<S, T>,

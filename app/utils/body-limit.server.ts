@@ -1,5 +1,5 @@
 const DEFAULT_LIMIT = 1024 * 1024;
-/** Whole courses travel as JSON here (spec section 7), lesson texts included. */
+/** Whole courses travel as JSON here, lesson texts included. */
 const LARGE_BODY_PATHS: Record<string, number> = {
   '/api/course': 16 * 1024 * 1024,
   '/api/update': 16 * 1024 * 1024,

@@ -79,7 +79,7 @@ export function tooManyRequestsFailure(
   );
 }
 
-/** A 429 with the spec's JSON shape and a Retry-After header. */
+/** A 429 with the API's JSON shape and a Retry-After header. */
 export function tooManyRequests(result: RateLimitResult) {
   return failureJson(tooManyRequestsFailure(result));
 }

@@ -2,10 +2,10 @@ import { data } from '@remix-run/node';
 import { log } from './logger.server';
 import type { Failure } from '~/domain/result';
 
-/** The spec's message whenever the server fails. */
+/** The product's message whenever the server fails. */
 export const INTERNAL_ERROR = 'Internal Server Error';
 
-/** What a page action answers when it stays on the page: the spec's success flag and message. */
+/** What a page action answers when it stays on the page: the product's success flag and message. */
 export type FormResult = { success: boolean; message: string };
 
 export function formResult(
@@ -18,7 +18,7 @@ export function formResult(
 }
 
 /**
- * Runs a page action; an unexpected failure becomes the spec's 'Internal
+ * Runs a page action; an unexpected failure becomes the product's 'Internal
  * Server Error' message (status 500) instead of an error page. Thrown
  * responses (redirects) pass through.
  */
@@ -43,7 +43,7 @@ export async function guardApi(name: string, run: () => Promise<Response>): Prom
   }
 }
 
-/** A service failure as the spec's JSON (`success: false`, `message`), 429s with Retry-After. */
+/** A service failure as the API's JSON (`success: false`, `message`), 429s with Retry-After. */
 export function failureJson(failure: Failure): Response {
   const headers: HeadersInit = failure.retryAfterSeconds
     ? { 'Retry-After': String(failure.retryAfterSeconds) }

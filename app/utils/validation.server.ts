@@ -4,12 +4,12 @@ import { REQUIRED_FIELDS_MESSAGE } from './messages';
 
 export { REQUIRED_FIELDS_MESSAGE };
 
-/** A 400 whose JSON body carries the spec's `success: false` and a message a person can read. */
+/** A 400 whose JSON body carries the product's `success: false` and a message a person can read. */
 export function badRequest(message: string, extra: Record<string, unknown> = {}) {
   return Response.json({ success: false, message, ...extra }, { status: 400 });
 }
 
-/** The first issue's message: schemas put the spec's wording on each rule. */
+/** The first issue's message: schemas put the product's wording on each rule. */
 export function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? REQUIRED_FIELDS_MESSAGE;
 }
@@ -57,7 +57,7 @@ export async function requireValidBody<S extends z.ZodType>(
   return parsed.value;
 }
 
-/** A required text field: missing, non-text or blank gives the spec's required-fields message. */
+/** A required text field: missing, non-text or blank gives the product's required-fields message. */
 export const requiredText = (max = 500) =>
   z
     .string({ error: REQUIRED_FIELDS_MESSAGE })

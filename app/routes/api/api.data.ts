@@ -1,5 +1,5 @@
 /**
- * The spec's POST /api/data sent any HTML to any address: an open mail relay.
+ * The original product's POST /api/data sent any HTML to any address: an open mail relay.
  * The server now sends its fixed welcome, reset and account-updated emails
  * itself, so this call is gone for good.
  */

@@ -9,7 +9,7 @@ import { guardApi } from '~/utils/responses.server';
 /**
  * POST /api/transcript { prompt: videoId }: the video's captions as items with
  * text. When none can be had, a 404 tells the client to use a plain
- * explanation instead (the spec's fallback).
+ * explanation instead (the product's fallback).
  */
 export async function action({ request }: ActionFunctionArgs) {
   return guardApi('transcript', async () => {

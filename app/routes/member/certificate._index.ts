@@ -1,6 +1,6 @@
 import { redirect } from '@remix-run/node';
 
-/** /certificate without a course has nothing to show (spec: it goes to /create). */
+/** /certificate without a course has nothing to show. */
 export function loader() {
   return redirect('/create');
 }

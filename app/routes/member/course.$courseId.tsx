@@ -86,7 +86,7 @@ const openedSchema = z.object({
 });
 
 /**
- * The member opened a lesson: a written one counts as studied (the spec's
+ * The member opened a lesson: a written one counts as studied (the product's
  * done mark, and so the first lesson is done once the course is opened); one
  * still being written moves to the front of the queue.
  */

@@ -16,7 +16,7 @@ export const meta: MetaFunction = ({ matches }) =>
 /**
  * Placeholder until the payments issue: the chosen plan comes from
  * `?plan=monthly|yearly` (navigation state would not survive a reload);
- * without a paid plan the visitor goes back to /pricing (spec 2).
+ * without a paid plan the visitor goes back to /pricing.
  */
 export function loader({ request }: LoaderFunctionArgs) {
   const plan = new URL(request.url).searchParams.get('plan');

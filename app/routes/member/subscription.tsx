@@ -14,7 +14,7 @@ export const meta: MetaFunction = ({ matches }) =>
     noIndex: true,
   });
 
-/** Placeholder until the payments issue: members only, and free members go to /pricing (spec 2). */
+/** Placeholder until the payments issue: members only, and free members go to /pricing. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!isPaidPlan(user.plan)) throw redirect('/pricing');

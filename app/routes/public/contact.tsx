@@ -44,7 +44,7 @@ export default function Contact() {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
-  // Without JavaScript the outcome is shown in the page; with it, as a toast (spec 8).
+  // Without JavaScript the outcome is shown in the page; with it, as a toast.
   const [hydrated, setHydrated] = useState(false);
   const sending = navigation.state === 'submitting';
   const fields = result?.fields;
@@ -73,7 +73,7 @@ export default function Contact() {
           {result.message}
         </p>
       ) : null}
-      {/* noValidate: empty fields reach the server, which answers with the spec's message. */}
+      {/* noValidate: empty fields reach the server, which answers with the product's message. */}
       <Form method="post" className="form card" noValidate ref={formRef}>
         <div className="form-row">
           <label>

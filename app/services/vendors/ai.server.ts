@@ -6,7 +6,7 @@ import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 
 /**
  * The AI behind a small interface: course outlines (forced tool call in the
- * spec's content shape, cleaned and validated before it is accepted) and
+ * API's course shape, cleaned and validated before it is accepted) and
  * lessons (Markdown rendered to sanitized HTML). Model and key come from the
  * environment; in demo mode the mock in `mocks/anthropic.ts` answers.
  *
@@ -133,7 +133,7 @@ function fromJsonText(value: unknown): unknown {
 }
 
 /**
- * Accepts the model's answer only when it is an outline in the spec's shape
+ * Accepts the model's answer only when it is an outline in the API's course shape
  * (`{ "<main topic>": [{ title, subtopics: [{ title }] }] }`, as an object or
  * as JSON text with or without code fences) with at least the topics asked
  * for. Extra topics and sub-topics are cut; the member's own topics are put
@@ -224,7 +224,7 @@ export async function generateOutline(
 }
 
 /**
- * /api/prompt: an outline for a free-form prompt, in the spec's shape (an
+ * /api/prompt: an outline for a free-form prompt, in the API's course shape (an
  * object keyed by the lower-cased main topic), validated like any outline.
  */
 export async function outlineForPrompt(
