@@ -6,7 +6,7 @@ const request = { mainTopic: 'JavaScript', subtopics: ['Closures'], topicCount: 
 const topic = (title: string) => ({ title, subtopics: [{ title: `${title} basics` }] });
 
 describe('parseOutline', () => {
-  it('accepts the API's course shape as an object or as fenced JSON text', () => {
+  it('accepts the course shape as an object or as fenced JSON text', () => {
     const outline = { javascript: [topic('Closures'), topic('Promises')] };
     const expected = [
       { title: 'Closures', subtopics: [{ title: 'Closures basics' }] },
