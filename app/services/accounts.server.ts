@@ -166,11 +166,6 @@ function unknownUserHash() {
   return dummyHash;
 }
 
-/** The API's userData: never the password hash. */
-export function toUserData(user: User) {
-  return { email: user.email, mName: user.name, _id: user.id, type: user.plan };
-}
-
 /** Creates a free member, signs them in and sends the welcome email. */
 export async function signUp(
   input: SignUpInput,
