@@ -183,10 +183,22 @@ export function markLessonDone(lessonId: number) {
  * image or video stays. (A client echoing a generated lesson back does not
  * stop a media retry under way.)
  */
-export function updateLessonFromClient(
-  lessonId: number,
-  update: { done: boolean; theory?: string; imageUrl?: string; youtubeId?: string },
-) {
+export interface ClientLessonUpdate {
+  lessonId: number;
+  done: boolean;
+  theory?: string;
+  imageUrl?: string;
+  youtubeId?: string;
+}
+
+/** Applies a whole course's client updates in one transaction: all of them or none. */
+export function updateLessonsFromClient(updates: ClientLessonUpdate[]) {
+  db().transaction(() => {
+    for (const update of updates) updateLessonFromClient(update);
+  });
+}
+
+function updateLessonFromClient({ lessonId, ...update }: ClientLessonUpdate) {
   db()
     .update(lessons)
     .set({

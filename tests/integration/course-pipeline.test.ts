@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lessons, outlines } from '../../db/schema';
 import { lessonQueue } from '~/queues/lesson.server';
 import { courseStatus, deleteCourse, type CourseStatus } from '~/models/courses.server';
-import { listLessonsOfCourse, updateLessonFromClient } from '~/models/lessons.server';
+import { listLessonsOfCourse, updateLessonsFromClient } from '~/models/lessons.server';
 import { getOutline } from '~/models/outlines.server';
 import { createUser, type User } from '~/models/users.server';
 import { startCourse, startOutline } from '~/services/course-generation.server';
@@ -216,7 +216,7 @@ describe('course generation with the real worker', () => {
       listLessonsOfCourse(courseId).some((lesson) => lesson.state === 'running') ? true : undefined,
     );
     for (const lesson of listLessonsOfCourse(courseId))
-      updateLessonFromClient(lesson.id, { done: true });
+      updateLessonsFromClient([{ lessonId: lesson.id, done: true }]);
 
     await waitFor(() => allReady(courseStatus(courseId)));
     const rows = listLessonsOfCourse(courseId);

@@ -5,7 +5,7 @@ import {
   CONTENT_MESSAGE,
   courseRecord,
   parseContent,
-} from '~/models/course-content.server';
+} from '~/services/course-content.server';
 import { getCourseForUser } from '~/models/courses.server';
 import { createCourseFromContent } from '~/services/course-generation.server';
 import { requireApiUser } from '~/utils/auth.server';

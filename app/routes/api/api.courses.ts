@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { courseRecord } from '~/models/course-content.server';
+import { courseRecord } from '~/services/course-content.server';
 import { listCoursesForUser } from '~/models/courses.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';

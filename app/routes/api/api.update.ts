@@ -1,6 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
-import { applyContentUpdate, CONTENT_MESSAGE, parseContent } from '~/models/course-content.server';
+import {
+  applyContentUpdate,
+  CONTENT_MESSAGE,
+  parseContent,
+} from '~/services/course-content.server';
 import { getCourseForUser } from '~/models/courses.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { badRequest, requireValidBody, requiredText } from '~/utils/validation.server';

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import type { Course, NewTopic } from './courses.server';
-import { getCompletion } from './completions.server';
-import { courseOutline } from './courses.server';
-import { listLessonsOfCourse, updateLessonFromClient } from './lessons.server';
 import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
-import { db } from '~/utils/db.server';
+import { getCompletion } from '~/models/completions.server';
+import { courseOutline, type Course, type NewTopic } from '~/models/courses.server';
+import { listLessonsOfCourse, updateLessonsFromClient } from '~/models/lessons.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
 
 /**
@@ -122,19 +120,20 @@ export function applyContentUpdate(courseId: string, topics: ContentTopic[]): bo
     outline.length === topics.length &&
     outline.every((topic, i) => topic.lessons.length === topics[i]!.subtopics.length);
   if (!sameShape) return false;
-  db().transaction(() => {
-    outline.forEach((topic, i) =>
-      topic.lessons.forEach((lesson, j) => {
+  updateLessonsFromClient(
+    outline.flatMap((topic, i) =>
+      topic.lessons.map((lesson, j) => {
         const given = topics[i]!.subtopics[j]!;
-        updateLessonFromClient(lesson.id, {
+        return {
+          lessonId: lesson.id,
           done: given.done,
           theory: given.theory || undefined,
           imageUrl: given.image || undefined,
           youtubeId: given.youtube || undefined,
-        });
+        };
       }),
-    );
-  });
+    ),
+  );
   return true;
 }
 
