@@ -19,3 +19,8 @@ export function listOutbox(limit = 200) {
 export function getOutboxEmail(id: number) {
   return db().select().from(outboxEmails).where(eq(outboxEmails.id, id)).get();
 }
+
+/** Demo mode's mail: kept for admins to read instead of being delivered. */
+export function keepInOutbox(email: typeof outboxEmails.$inferInsert) {
+  db().insert(outboxEmails).values(email).run();
+}

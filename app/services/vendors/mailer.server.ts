@@ -1,6 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { outboxEmails } from '../../../db/schema';
-import { db } from '~/utils/db.server';
+import { keepInOutbox } from '~/models/outbox.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 
@@ -59,21 +58,18 @@ export async function sendEmail(email: Email): Promise<boolean> {
   try {
     const info = await transport().sendMail({ from, ...email });
     if (delivery === 'outbox') {
-      db()
-        .insert(outboxEmails)
-        .values({
-          to: email.to,
-          from,
-          subject: email.subject,
-          html: email.html,
-          text: email.text ?? null,
-          attachments: (email.attachments ?? []).map((a) => ({
-            filename: a.filename,
-            contentType: a.contentType,
-            base64: a.content.toString('base64'),
-          })),
-        })
-        .run();
+      keepInOutbox({
+        to: email.to,
+        from,
+        subject: email.subject,
+        html: email.html,
+        text: email.text ?? null,
+        attachments: (email.attachments ?? []).map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          base64: a.content.toString('base64'),
+        })),
+      });
     }
     log.info('email.sent', {
       delivery,
