@@ -5,6 +5,7 @@ import { emailDelivery, sendEmail } from './vendors/mailer.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { CERTIFICATE_FILENAME, CERTIFICATE_HEIGHT, CERTIFICATE_WIDTH } from '~/utils/certificate';
+import { escapeHtml } from '~/utils/escape';
 
 /**
  * Certificates are rendered here, on the server, from ONE SVG template to a
@@ -53,13 +54,7 @@ export function verificationUrl(certificateId: string, baseUrl = env().APP_URL):
 const XML_INVALID = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 export function escapeXml(text: string): string {
-  return text
-    .replace(XML_INVALID, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return escapeHtml(text.replace(XML_INVALID, ''));
 }
 
 /**
@@ -356,10 +351,6 @@ export async function certificatePng(data: CertificateData): Promise<Buffer> {
 }
 
 // --- Email -------------------------------------------------------------------------
-
-function escapeHtml(text: string) {
-  return escapeXml(text);
-}
 
 export function certificateEmail(data: CertificateData, companyName: string, verifyUrl: string) {
   const date = formatCertificateDate(data.completedAt);

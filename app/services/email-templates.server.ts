@@ -1,4 +1,5 @@
 import { env } from '~/utils/env.server';
+import { escapeHtml } from '~/utils/escape';
 
 /**
  * The product's fixed account emails. Company name and logo come from the
@@ -9,15 +10,6 @@ export interface RenderedEmail {
   subject: string;
   html: string;
   text: string;
-}
-
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 function brand() {
