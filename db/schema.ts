@@ -216,12 +216,57 @@ export const subscriptions = sqliteTable(
     startedAt: integer('started_at', { mode: 'timestamp_ms' }),
     nextBillingAt: integer('next_billing_at', { mode: 'timestamp_ms' }),
     cancelledAt: integer('cancelled_at', { mode: 'timestamp_ms' }),
+    /** After a cancel: the member keeps the paid plan until this time, then drops to free. */
+    paidUntil: integer('paid_until', { mode: 'timestamp_ms' }),
+    /** Who pays, as typed on /payment: printed on receipts. */
+    customer: text('customer', { mode: 'json' }).$type<BillingCustomer>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('subscriptions_provider_id_unique').on(t.provider, t.providerSubscriptionId),
     index('subscriptions_user_idx').on(t.userId),
+    index('subscriptions_paid_until_idx').on(t.paidUntil),
+  ],
+);
+
+export interface BillingCustomer {
+  email: string;
+  firstName: string;
+  lastName: string;
+  address: string;
+  postalCode: string;
+  country: string;
+}
+
+/**
+ * One numbered receipt per successful payment. The provider's payment (its id,
+ * or the subscription and the payment time) is unique, so a replayed return
+ * URL or webhook never makes a second one.
+ */
+export const receipts = sqliteTable(
+  'receipts',
+  {
+    number: integer('number').primaryKey({ autoIncrement: true }),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    providerPaymentKey: text('provider_payment_key').notNull(),
+    plan: text('plan', { enum: ['monthly', 'yearly'] }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    paidAt: integer('paid_at', { mode: 'timestamp_ms' }).notNull(),
+    nextBillingAt: integer('next_billing_at', { mode: 'timestamp_ms' }),
+    emailedAt: integer('emailed_at', { mode: 'timestamp_ms' }),
+    emailClaimedAt: integer('email_claimed_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('receipts_payment_unique').on(t.subscriptionId, t.providerPaymentKey),
+    index('receipts_user_idx').on(t.userId, t.number),
   ],
 );
 

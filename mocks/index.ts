@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'msw';
 import { anthropicHandlers } from './anthropic';
+import { paypalHandlers } from './paypal';
 import { unsplashHandlers } from './unsplash';
 import { youtubeHandlers } from './youtube';
 
@@ -10,7 +11,7 @@ export const vendorHandlers: Record<Vendor, RequestHandler[]> = {
   anthropic: anthropicHandlers,
   unsplash: unsplashHandlers,
   youtube: youtubeHandlers,
-  paypal: [],
+  paypal: paypalHandlers,
   razorpay: [],
 };
 

@@ -1,0 +1,196 @@
+import {
+  ApiError,
+  ApplicationContextUserAction,
+  Client,
+  Environment,
+  ExperienceContextShippingPreference,
+  SubscriptionsController,
+  type Subscription,
+} from '@paypal/paypal-server-sdk';
+import { DEMO_PAYPAL_PLANS } from '../../../mocks/paypal';
+import type { PaidPlanId } from '~/domain/plans';
+import { env } from '~/utils/env.server';
+import {
+  ProviderError,
+  toCents,
+  type BillingProvider,
+  type ProviderStatus,
+  type ProviderSubscription,
+} from './billing-provider.server';
+
+/**
+ * PayPal subscriptions over the official SDK. Plan ids come from configuration
+ * (PAYPAL_MONTHLY_PLAN_ID, PAYPAL_YEARLY_PLAN_ID); demo mode, without keys,
+ * uses the mock's demo plans and the mock in `mocks/paypal.ts` answers.
+ */
+const DEMO_PLAN_IDS: Record<PaidPlanId, string> = {
+  monthly: Object.keys(DEMO_PAYPAL_PLANS)[0]!,
+  yearly: Object.keys(DEMO_PAYPAL_PLANS)[1]!,
+};
+
+export function paypalPlanIds(): Partial<Record<PaidPlanId, string>> {
+  const { PAYPAL_MONTHLY_PLAN_ID, PAYPAL_YEARLY_PLAN_ID, mocked } = env();
+  if (mocked.paypal) return DEMO_PLAN_IDS;
+  return { monthly: PAYPAL_MONTHLY_PLAN_ID, yearly: PAYPAL_YEARLY_PLAN_ID };
+}
+
+let controller: SubscriptionsController | undefined;
+let controllerKey = '';
+
+function subscriptions(): SubscriptionsController {
+  const { PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_ENVIRONMENT, mocked } = env();
+  const key = `${PAYPAL_CLIENT_ID}|${PAYPAL_ENVIRONMENT}|${mocked.paypal}`;
+  if (!controller || key !== controllerKey) {
+    const client = new Client({
+      clientCredentialsAuthCredentials: {
+        oAuthClientId: mocked.paypal ? 'demo-client' : (PAYPAL_CLIENT_ID ?? ''),
+        oAuthClientSecret: mocked.paypal ? 'demo-secret' : (PAYPAL_CLIENT_SECRET ?? ''),
+      },
+      environment:
+        PAYPAL_ENVIRONMENT === 'production' && !mocked.paypal
+          ? Environment.Production
+          : Environment.Sandbox,
+      timeout: 15_000,
+    });
+    controller = new SubscriptionsController(client);
+    controllerKey = key;
+  }
+  return controller;
+}
+
+const STATUS: Record<string, ProviderStatus> = {
+  APPROVAL_PENDING: 'pending',
+  APPROVED: 'pending',
+  ACTIVE: 'active',
+  SUSPENDED: 'suspended',
+  CANCELLED: 'cancelled',
+  EXPIRED: 'expired',
+};
+
+const date = (value: string | undefined) => (value ? new Date(value) : null);
+
+function normalise(subscription: Subscription): ProviderSubscription {
+  const planIds = paypalPlanIds();
+  const plan =
+    (Object.keys(planIds) as PaidPlanId[]).find((id) => planIds[id] === subscription.planId) ??
+    null;
+  const last = subscription.billingInfo?.lastPayment;
+  return {
+    provider: 'paypal',
+    id: subscription.id ?? '',
+    status: STATUS[subscription.status ?? ''] ?? 'pending',
+    plan,
+    startedAt: date(subscription.startTime),
+    nextBillingAt: date(subscription.billingInfo?.nextBillingTime),
+    lastPayment:
+      last?.amount && last.time
+        ? {
+            key: last.time,
+            amountCents: toCents(last.amount.value),
+            currency: last.amount.currencyCode,
+            paidAt: new Date(last.time),
+          }
+        : null,
+    raw: subscription,
+  };
+}
+
+/** Runs one SDK call; a provider error or a time-out becomes a ProviderError. */
+async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ApiError)
+      throw new ProviderError(`PayPal ${what} failed with ${error.statusCode}`, error.statusCode);
+    throw new ProviderError(
+      `PayPal ${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+function approveLink(links: { rel: string; href: string }[] | undefined): string {
+  const href = links?.find((link) => link.rel === 'approve')?.href;
+  if (!href) throw new ProviderError('PayPal gave no approval link');
+  return href;
+}
+
+function planId(plan: PaidPlanId): string {
+  const id = paypalPlanIds()[plan];
+  if (!id) throw new ProviderError(`No PayPal plan id is configured for the ${plan} plan`);
+  return id;
+}
+
+export const paypal: BillingProvider = {
+  name: 'paypal',
+
+  enabled() {
+    const { PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, mocked } = env();
+    const ids = paypalPlanIds();
+    return (
+      mocked.paypal || Boolean(PAYPAL_CLIENT_ID && PAYPAL_CLIENT_SECRET && ids.monthly && ids.yearly)
+    );
+  },
+
+  async createSubscription({ plan, customer, reference, urls }) {
+    const { result } = await call('create', () =>
+      subscriptions().createSubscription({
+        prefer: 'return=representation',
+        // PayPal's idempotency key: a retried create never makes a second subscription.
+        paypalRequestId: reference,
+        body: {
+          planId: planId(plan),
+          customId: reference,
+          subscriber: {
+            emailAddress: customer.email,
+            name: { givenName: customer.firstName, surname: customer.lastName },
+            shippingAddress: {
+              address: {
+                addressLine1: customer.address,
+                postalCode: customer.postalCode,
+                countryCode: customer.country,
+              },
+            },
+          },
+          applicationContext: {
+            brandName: env().COMPANY_NAME,
+            shippingPreference: ExperienceContextShippingPreference.NoShipping,
+            userAction: ApplicationContextUserAction.SubscribeNow,
+            returnUrl: urls.returnUrl,
+            cancelUrl: urls.cancelUrl,
+          },
+        },
+      }),
+    );
+    if (!result.id) throw new ProviderError('PayPal gave no subscription id');
+    return { id: result.id, approvalUrl: approveLink(result.links) };
+  },
+
+  async fetchSubscription(id) {
+    const { result } = await call('get', () => subscriptions().getSubscription({ id }));
+    return normalise(result);
+  },
+
+  async cancelSubscription(id, reason) {
+    await call('cancel', () =>
+      subscriptions().cancelSubscription({ id, body: { reason: reason.slice(0, 128) } }),
+    );
+  },
+
+  async changePlan(id, plan, urls) {
+    const { result } = await call('revise', () =>
+      subscriptions().reviseSubscription({
+        id,
+        body: {
+          planId: planId(plan),
+          applicationContext: {
+            brandName: env().COMPANY_NAME,
+            shippingPreference: ExperienceContextShippingPreference.NoShipping,
+            returnUrl: urls.returnUrl,
+            cancelUrl: urls.cancelUrl,
+          },
+        },
+      }),
+    );
+    return { approvalUrl: approveLink(result.links) };
+  },
+};

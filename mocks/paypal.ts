@@ -1,0 +1,328 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { http, HttpResponse } from 'msw';
+import { readKnobs } from './knobs';
+
+/**
+ * PayPal's REST API for subscriptions in its real wire format (OAuth token,
+ * create, get, cancel, revise), so the official SDK runs unchanged in demo mode
+ * and tests. Its state is a JSON file in the data folder, so the web and the
+ * worker process see the same subscriptions; the demo approval page
+ * (`/demo/paypal/approve`) stands in for PayPal's own and calls
+ * `approveMockPayPal` or `cancelMockPayPal`.
+ *
+ * MOCK_PAYPAL_FAIL (knob): 'create' or 'get' answers 500 to that call.
+ */
+export const PAYPAL_SANDBOX_URL = 'https://api-m.sandbox.paypal.com';
+export const PAYPAL_LIVE_URL = 'https://api-m.paypal.com';
+
+/** The plans demo mode offers when no PayPal plan ids are configured. */
+export const DEMO_PAYPAL_PLANS: Record<string, { value: string; months: number; name: string }> = {
+  'P-DEMO-MONTHLY': { value: '8.00', months: 1, name: 'Monthly Plan' },
+  'P-DEMO-YEARLY': { value: '88.00', months: 12, name: 'Yearly Plan' },
+};
+
+interface MockSubscription {
+  id: string;
+  plan_id: string;
+  status: 'APPROVAL_PENDING' | 'ACTIVE' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED';
+  custom_id?: string;
+  subscriber: Record<string, unknown>;
+  start_time: string;
+  create_time: string;
+  update_time: string;
+  status_update_time: string;
+  billing_info?: {
+    last_payment?: { amount: { currency_code: string; value: string }; time: string };
+    next_billing_time?: string;
+    failed_payments_count: number;
+    outstanding_balance: { currency_code: string; value: string };
+  };
+}
+
+/** A pending approval: a new subscription, or a revision to another plan. */
+interface MockApproval {
+  token: string;
+  subscriptionId: string;
+  newPlanId?: string;
+  returnUrl: string;
+  cancelUrl: string;
+}
+
+interface MockState {
+  subscriptions: Record<string, MockSubscription>;
+  approvals: Record<string, MockApproval>;
+}
+
+function stateFile(): string {
+  return path.join(process.env.DATA_DIR ?? 'data', 'mock-paypal.json');
+}
+
+function readState(): MockState {
+  try {
+    return JSON.parse(fs.readFileSync(stateFile(), 'utf8')) as MockState;
+  } catch {
+    return { subscriptions: {}, approvals: {} };
+  }
+}
+
+/** Read, change and write back synchronously: no other request runs in between in this process. */
+function updateState<T>(change: (state: MockState) => T): T {
+  const state = readState();
+  const result = change(state);
+  fs.mkdirSync(path.dirname(stateFile()), { recursive: true });
+  fs.writeFileSync(stateFile(), JSON.stringify(state), { mode: 0o600 });
+  return result;
+}
+
+const id = (prefix: string, length = 13) =>
+  `${prefix}${randomBytes(length).toString('hex').toUpperCase().slice(0, length)}`;
+
+function planOf(planId: string) {
+  return DEMO_PAYPAL_PLANS[planId] ?? { value: '8.00', months: 1, name: planId };
+}
+
+function addMonths(date: Date, months: number): Date {
+  const next = new Date(date);
+  next.setUTCMonth(next.getUTCMonth() + months);
+  return next;
+}
+
+function error(status: number, name: string, message: string) {
+  return HttpResponse.json(
+    { name, message, debug_id: id('', 12).toLowerCase(), details: [] },
+    { status },
+  );
+}
+
+const authorized = (request: Request) =>
+  /^Bearer \S+/.test(request.headers.get('Authorization') ?? '');
+
+function approvalLink(returnUrl: string, token: string): string {
+  // The page that stands in for PayPal's approval lives on the product's own site.
+  return new URL(`/demo/paypal/approve?ba_token=${token}`, returnUrl).href;
+}
+
+function withLinks(baseUrl: string, subscription: MockSubscription, approveHref?: string) {
+  const self = `${baseUrl}/v1/billing/subscriptions/${subscription.id}`;
+  return {
+    ...subscription,
+    links: [
+      ...(approveHref ? [{ href: approveHref, rel: 'approve', method: 'GET' }] : []),
+      { href: self, rel: 'edit', method: 'PATCH' },
+      { href: self, rel: 'self', method: 'GET' },
+    ],
+  };
+}
+
+function handlersAt(baseUrl: string) {
+  const base = `${baseUrl}/v1/billing/subscriptions`;
+  return [
+    http.post(`${baseUrl}/v1/oauth2/token`, ({ request }) => {
+      if (!/^Basic \S+/.test(request.headers.get('Authorization') ?? ''))
+        return HttpResponse.json(
+          { error: 'invalid_client', error_description: 'Client Authentication failed' },
+          { status: 401 },
+        );
+      return HttpResponse.json({
+        scope: 'https://uri.paypal.com/services/subscriptions',
+        access_token: `A21AA${randomBytes(24).toString('hex')}`,
+        token_type: 'Bearer',
+        app_id: 'APP-80W284485P519543T',
+        expires_in: 32400,
+        nonce: `${new Date().toISOString()}${randomBytes(8).toString('hex')}`,
+      });
+    }),
+
+    http.post(base, async ({ request }) => {
+      if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
+      if (readKnobs().paypalFail === 'create')
+        return error(500, 'INTERNAL_SERVER_ERROR', 'An internal server error occurred.');
+      const body = (await request.json()) as {
+        plan_id?: string;
+        custom_id?: string;
+        subscriber?: Record<string, unknown>;
+        application_context?: { return_url?: string; cancel_url?: string };
+      };
+      const returnUrl = body.application_context?.return_url;
+      const cancelUrl = body.application_context?.cancel_url;
+      if (!body.plan_id || !returnUrl || !cancelUrl)
+        return error(422, 'UNPROCESSABLE_ENTITY', 'plan_id, return_url and cancel_url are required');
+      const now = new Date().toISOString();
+      const subscription: MockSubscription = {
+        id: id('I-', 12),
+        plan_id: body.plan_id,
+        status: 'APPROVAL_PENDING',
+        custom_id: body.custom_id,
+        subscriber: body.subscriber ?? {},
+        start_time: now,
+        create_time: now,
+        update_time: now,
+        status_update_time: now,
+      };
+      const token = id('BA-', 17);
+      updateState((state) => {
+        state.subscriptions[subscription.id] = subscription;
+        state.approvals[token] = {
+          token,
+          subscriptionId: subscription.id,
+          returnUrl,
+          cancelUrl,
+        };
+      });
+      return HttpResponse.json(withLinks(baseUrl, subscription, approvalLink(returnUrl, token)), {
+        status: 201,
+      });
+    }),
+
+    http.get(`${base}/:id`, ({ request, params }) => {
+      if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
+      if (readKnobs().paypalFail === 'get')
+        return error(500, 'INTERNAL_SERVER_ERROR', 'An internal server error occurred.');
+      const subscription = readState().subscriptions[String(params.id)];
+      if (!subscription)
+        return error(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
+      return HttpResponse.json(withLinks(baseUrl, subscription));
+    }),
+
+    http.post(`${base}/:id/cancel`, ({ request, params }) => {
+      if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
+      const found = updateState((state) => {
+        const subscription = state.subscriptions[String(params.id)];
+        if (!subscription) return 'missing';
+        if (subscription.status === 'CANCELLED' || subscription.status === 'EXPIRED')
+          return 'not-active';
+        const now = new Date().toISOString();
+        Object.assign(subscription, {
+          status: 'CANCELLED',
+          status_update_time: now,
+          update_time: now,
+        });
+        return 'cancelled';
+      });
+      if (found === 'missing')
+        return error(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
+      if (found === 'not-active')
+        return error(422, 'UNPROCESSABLE_ENTITY', 'SUBSCRIPTION_STATUS_INVALID');
+      return new HttpResponse(null, { status: 204 });
+    }),
+
+    http.post(`${base}/:id/revise`, async ({ request, params }) => {
+      if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
+      const body = (await request.json()) as {
+        plan_id?: string;
+        application_context?: { return_url?: string; cancel_url?: string };
+      };
+      const returnUrl = body.application_context?.return_url;
+      const cancelUrl = body.application_context?.cancel_url;
+      const subscription = readState().subscriptions[String(params.id)];
+      if (!subscription)
+        return error(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
+      if (!body.plan_id || !returnUrl || !cancelUrl)
+        return error(422, 'UNPROCESSABLE_ENTITY', 'plan_id, return_url and cancel_url are required');
+      const token = id('BA-', 17);
+      updateState((state) => {
+        state.approvals[token] = {
+          token,
+          subscriptionId: subscription.id,
+          newPlanId: body.plan_id,
+          returnUrl,
+          cancelUrl,
+        };
+      });
+      return HttpResponse.json({
+        plan_id: body.plan_id,
+        effective_time: subscription.billing_info?.next_billing_time ?? new Date().toISOString(),
+        links: [{ href: approvalLink(returnUrl, token), rel: 'approve', method: 'GET' }],
+      });
+    }),
+  ];
+}
+
+export const paypalHandlers = [...handlersAt(PAYPAL_SANDBOX_URL), ...handlersAt(PAYPAL_LIVE_URL)];
+
+/** What the demo approval page shows: the plan, its price and the buyer. */
+export function mockPayPalApproval(token: string) {
+  const state = readState();
+  const approval = state.approvals[token];
+  const subscription = approval && state.subscriptions[approval.subscriptionId];
+  if (!approval || !subscription) return undefined;
+  const planId = approval.newPlanId ?? subscription.plan_id;
+  const plan = planOf(planId);
+  const subscriber = subscription.subscriber as {
+    name?: { given_name?: string; surname?: string };
+    email_address?: string;
+  };
+  return {
+    planName: plan.name,
+    price: `$${plan.value} USD every ${plan.months === 12 ? 'year' : 'month'}`,
+    buyer: [subscriber.name?.given_name, subscriber.name?.surname].filter(Boolean).join(' '),
+    email: subscriber.email_address ?? '',
+    revision: Boolean(approval.newPlanId),
+  };
+}
+
+/**
+ * The buyer approved: a new subscription becomes active with its first payment;
+ * a revision moves it to the new plan. Returns where PayPal would send the
+ * buyer, with the query parameters PayPal adds.
+ */
+export function approveMockPayPal(token: string): string | undefined {
+  return updateState((state) => {
+    const approval = state.approvals[token];
+    const subscription = approval && state.subscriptions[approval.subscriptionId];
+    if (!approval || !subscription) return undefined;
+    delete state.approvals[token];
+    const now = new Date();
+    if (approval.newPlanId) {
+      subscription.plan_id = approval.newPlanId;
+    } else {
+      const plan = planOf(subscription.plan_id);
+      Object.assign(subscription, {
+        status: 'ACTIVE',
+        start_time: now.toISOString(),
+        status_update_time: now.toISOString(),
+        billing_info: {
+          outstanding_balance: { currency_code: 'USD', value: '0.00' },
+          failed_payments_count: 0,
+          last_payment: {
+            amount: { currency_code: 'USD', value: plan.value },
+            time: now.toISOString(),
+          },
+          next_billing_time: addMonths(now, plan.months).toISOString(),
+        },
+      });
+    }
+    subscription.update_time = now.toISOString();
+    const url = new URL(approval.returnUrl);
+    url.searchParams.set('subscription_id', subscription.id);
+    url.searchParams.set('ba_token', token);
+    url.searchParams.set('token', id('', 17));
+    return url.href;
+  });
+}
+
+/** The buyer cancelled on the approval page: back to the cancel URL, as PayPal does. */
+export function cancelMockPayPal(token: string): string | undefined {
+  return updateState((state) => {
+    const approval = state.approvals[token];
+    if (!approval) return undefined;
+    delete state.approvals[token];
+    const url = new URL(approval.cancelUrl);
+    url.searchParams.set('ba_token', token);
+    url.searchParams.set('token', id('', 17));
+    return url.href;
+  });
+}
+
+/** For tests: move a subscription's dates (e.g. a renewal or the end of a paid period). */
+export function editMockPayPalSubscription(
+  subscriptionId: string,
+  change: (subscription: MockSubscription) => void,
+) {
+  updateState((state) => {
+    const subscription = state.subscriptions[subscriptionId];
+    if (subscription) change(subscription);
+  });
+}
