@@ -148,7 +148,11 @@ function handlersAt(baseUrl: string) {
       const returnUrl = body.application_context?.return_url;
       const cancelUrl = body.application_context?.cancel_url;
       if (!body.plan_id || !returnUrl || !cancelUrl)
-        return error(422, 'UNPROCESSABLE_ENTITY', 'plan_id, return_url and cancel_url are required');
+        return error(
+          422,
+          'UNPROCESSABLE_ENTITY',
+          'plan_id, return_url and cancel_url are required',
+        );
       const now = new Date().toISOString();
       const subscription: MockSubscription = {
         id: id('I-', 12),
@@ -220,7 +224,11 @@ function handlersAt(baseUrl: string) {
       if (!subscription)
         return error(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
       if (!body.plan_id || !returnUrl || !cancelUrl)
-        return error(422, 'UNPROCESSABLE_ENTITY', 'plan_id, return_url and cancel_url are required');
+        return error(
+          422,
+          'UNPROCESSABLE_ENTITY',
+          'plan_id, return_url and cancel_url are required',
+        );
       const token = id('BA-', 17);
       updateState((state) => {
         state.approvals[token] = {

@@ -127,7 +127,8 @@ export const paypal: BillingProvider = {
     const { PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, mocked } = env();
     const ids = paypalPlanIds();
     return (
-      mocked.paypal || Boolean(PAYPAL_CLIENT_ID && PAYPAL_CLIENT_SECRET && ids.monthly && ids.yearly)
+      mocked.paypal ||
+      Boolean(PAYPAL_CLIENT_ID && PAYPAL_CLIENT_SECRET && ids.monthly && ids.yearly)
     );
   },
 
