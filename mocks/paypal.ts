@@ -10,7 +10,7 @@ import { readKnobs } from './knobs';
  * and tests. Its state is a JSON file in the data folder, so the web and the
  * worker process see the same subscriptions; the demo approval page
  * (`/demo/paypal/approve`) stands in for PayPal's own and calls
- * `approveMockPayPal` or `cancelMockPayPal`.
+ * `approveMockPayPal` or `mockPayPalCancelUrl`.
  *
  * MOCK_PAYPAL_FAIL (knob): 'create' or 'get' answers 500 to that call.
  */
@@ -311,17 +311,14 @@ export function approveMockPayPal(token: string): string | undefined {
   });
 }
 
-/** The buyer cancelled on the approval page: back to the cancel URL, as PayPal does. */
-export function cancelMockPayPal(token: string): string | undefined {
-  return updateState((state) => {
-    const approval = state.approvals[token];
-    if (!approval) return undefined;
-    delete state.approvals[token];
-    const url = new URL(approval.cancelUrl);
-    url.searchParams.set('ba_token', token);
-    url.searchParams.set('token', id('', 17));
-    return url.href;
-  });
+/** Where the buyer goes on cancelling the approval: the cancel URL, as PayPal sends it. */
+export function mockPayPalCancelUrl(token: string): string | undefined {
+  const approval = readState().approvals[token];
+  if (!approval) return undefined;
+  const url = new URL(approval.cancelUrl);
+  url.searchParams.set('ba_token', token);
+  url.searchParams.set('token', token.replace(/^BA-/, 'EC-'));
+  return url.href;
 }
 
 /** For tests: move a subscription's dates (e.g. a renewal or the end of a paid period). */

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineQueue } from './factory.server';
 
 /**
- * `purge-expired` removes expired sessions and reset tokens. `selftest` holds
+ * `purge-expired` removes expired sessions and reset tokens. `end-paid-periods`
+ * drops members whose cancelled subscription has run out to the free plan. `selftest` holds
  * the worker for `holdMs` and reports back: an end-to-end check of the queue
  * path (used by tests and when diagnosing a deployment).
  */
@@ -10,6 +11,7 @@ export const maintenanceQueue = defineQueue({
   name: 'maintenance',
   payload: z.discriminatedUnion('task', [
     z.object({ task: z.literal('purge-expired') }),
+    z.object({ task: z.literal('end-paid-periods') }),
     z.object({ task: z.literal('selftest'), holdMs: z.number().int().min(0).max(60_000) }),
   ]),
   jobName: (data) => data.task,
@@ -21,13 +23,15 @@ export const maintenanceQueue = defineQueue({
   },
 });
 
-/** Hourly purge; upserting keeps exactly one schedule however often the worker restarts. */
+/** Hourly schedules; upserting keeps exactly one of each however often the worker restarts. */
 export async function scheduleMaintenance() {
-  await maintenanceQueue
-    .queue()
-    .upsertJobScheduler(
-      'purge-expired-hourly',
-      { every: 60 * 60 * 1000 },
-      { name: 'purge-expired', data: { task: 'purge-expired' } },
-    );
+  const hourly = { every: 60 * 60 * 1000 };
+  await maintenanceQueue.queue().upsertJobScheduler('purge-expired-hourly', hourly, {
+    name: 'purge-expired',
+    data: { task: 'purge-expired' },
+  });
+  await maintenanceQueue.queue().upsertJobScheduler('end-paid-periods-hourly', hourly, {
+    name: 'end-paid-periods',
+    data: { task: 'end-paid-periods' },
+  });
 }

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import { purgeExpired } from '~/models/expiry.server';
+import { endPaidPeriods } from '~/services/billing.server';
 import { maintenanceQueue } from '~/queues/maintenance.server';
 
 export async function processMaintenance(job: Job) {
@@ -7,6 +8,9 @@ export async function processMaintenance(job: Job) {
   switch (payload.task) {
     case 'purge-expired': {
       return purgeExpired(new Date());
+    }
+    case 'end-paid-periods': {
+      return { members: endPaidPeriods() };
     }
     case 'selftest': {
       await job.updateProgress(0);

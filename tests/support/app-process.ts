@@ -12,6 +12,7 @@ export interface RunningApp {
   adminEmail: string;
   adminPassword: string;
   output: () => string;
+  redisPrefix: string;
   stop: () => Promise<void>;
 }
 
@@ -31,6 +32,8 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
       ...process.env,
       NODE_ENV: 'production',
       PORT: String(port),
+      // Links the app builds (emails, payment return URLs) point where the browser is.
+      APP_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
       REDIS_URL: TEST_REDIS_URL,
       REDIS_PREFIX: prefix,
@@ -69,6 +72,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
     dataDir,
     adminEmail,
     adminPassword,
+    redisPrefix: prefix,
     output: () => log,
     async stop() {
       if (child.exitCode === null) {

@@ -7,6 +7,7 @@ declare module 'vitest' {
     dataDir: string;
     adminEmail: string;
     adminPassword: string;
+    redisPrefix: string;
   }
 }
 
@@ -17,6 +18,7 @@ export default async function setup(project: TestProject) {
   project.provide('dataDir', app.dataDir);
   project.provide('adminEmail', app.adminEmail);
   project.provide('adminPassword', app.adminPassword);
+  project.provide('redisPrefix', app.redisPrefix);
   return async () => {
     await app.stop();
   };

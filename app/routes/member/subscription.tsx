@@ -1,11 +1,30 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
-import { formatPlanPrice, getPlan, isPaidPlan } from '~/domain/plans';
-import publicStyles from '~/styles/public.css?url';
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { FormFeedback } from '~/components/form-feedback';
+import { SubscriptionSummary } from '~/components/subscription-summary';
+import { getPlan, isPaidPlan } from '~/domain/plans';
+import {
+  cancelSubscription,
+  MESSAGES,
+  startPlanChange,
+  subscriptionDetails,
+  subscriptionSummary,
+} from '~/services/billing.server';
+import { formatMoney } from '~/services/receipts.server';
+import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { pageMeta } from '~/utils/meta';
+import { formResult } from '~/utils/responses.server';
+import { toastHeader } from '~/utils/toast.server';
+import { readBody } from '~/utils/validation.server';
 
-export const links = () => [{ rel: 'stylesheet', href: publicStyles }];
+export const links = () => [{ rel: 'stylesheet', href: authStyles }];
 
 export const meta: MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -14,29 +33,123 @@ export const meta: MetaFunction = ({ matches }) =>
     noIndex: true,
   });
 
-/** Placeholder until the payments issue: members only, and free members go to /pricing. */
+/** A free member has nothing to manage here and goes to /pricing. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  if (!isPaidPlan(user.plan)) throw redirect('/pricing');
-  return { plan: user.plan };
+  const details = await subscriptionDetails(user);
+  if (!details.ok) {
+    if (!isPaidPlan(user.plan)) throw redirect('/pricing');
+    // A paid plan granted without a provider subscription (e.g. by an operator).
+    return { summary: null, plan: getPlan(user.plan).name, receipts: [], cancelled: false };
+  }
+  const { subscription, provider, receipts } = details.value;
+  return {
+    summary: subscriptionSummary(subscription, provider),
+    plan: getPlan(subscription.plan).name,
+    cancelled: subscription.status === 'cancelled',
+    receipts: receipts.map((receipt) => ({
+      number: receipt.number,
+      paidAt: receipt.paidAt.toISOString().slice(0, 10),
+      plan: getPlan(receipt.plan).name,
+      amount: formatMoney(receipt.amountCents, receipt.currency),
+    })),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const { intent } = await readBody(request);
+  if (intent === 'cancel') {
+    const result = await cancelSubscription(user);
+    if (!result.ok) return formResult(result.status, result.message);
+    return redirect('/pricing', {
+      headers: {
+        'Set-Cookie': await toastHeader({ type: 'success', message: MESSAGES.cancelled }),
+      },
+    });
+  }
+  if (intent === 'modify') {
+    const result = await startPlanChange(user);
+    if (!result.ok) return formResult(result.status, result.message);
+    return redirect(result.value.approvalUrl);
+  }
+  return data({ success: false, message: 'Unknown action' }, { status: 400 });
 }
 
 export default function Subscription() {
-  const { plan: id } = useLoaderData<typeof loader>();
-  const plan = getPlan(id);
+  const { summary, plan, receipts, cancelled } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== 'idle';
   return (
-    <div className="page narrow">
-      <h1>Subscription</h1>
-      <p className="lead" data-testid="subscription-plan">
-        {plan.name}: {formatPlanPrice(plan)}
-      </p>
-      <p>
-        Your payment method, subscription ID, start time, next billing time and amount, with the
-        Cancel Subscription and Modify Subscription buttons, will appear here.
-      </p>
-      <Link to="/pricing" className="button">
-        Back to Pricing
-      </Link>
-    </div>
+    <section className="auth-page">
+      <div className="auth-card card wide">
+        <h1>Subscription</h1>
+        {summary ? (
+          <>
+            <SubscriptionSummary summary={summary} />
+            {cancelled ? (
+              <p className="notice" data-testid="paid-until">
+                Cancelled: your {plan} stays active until {summary.paidUntil}.
+              </p>
+            ) : (
+              <Form method="post" className="actions">
+                <button
+                  type="submit"
+                  name="intent"
+                  value="cancel"
+                  className="button"
+                  disabled={busy}
+                >
+                  Cancel Subscription
+                </button>
+                <button
+                  type="submit"
+                  name="intent"
+                  value="modify"
+                  className="button primary"
+                  disabled={busy}
+                >
+                  Modify Subscription
+                </button>
+              </Form>
+            )}
+            <FormFeedback result={result} />
+            <h2>Billing history</h2>
+            {receipts.length === 0 ? (
+              <p>No payments yet.</p>
+            ) : (
+              <table className="receipts" data-testid="receipts">
+                <thead>
+                  <tr>
+                    <th scope="col">Receipt</th>
+                    <th scope="col">Date</th>
+                    <th scope="col">Plan</th>
+                    <th scope="col">Amount</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {receipts.map((receipt) => (
+                    <tr key={receipt.number}>
+                      <td>
+                        <a href={`/receipts/${receipt.number}.pdf`} download>
+                          #{String(receipt.number).padStart(6, '0')}
+                        </a>
+                      </td>
+                      <td>{receipt.paidAt}</td>
+                      <td>{receipt.plan}</td>
+                      <td>{receipt.amount}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        ) : (
+          <p className="lead" data-testid="subscription-plan">
+            Your {plan} was granted without a payment subscription, so there is nothing to bill.
+          </p>
+        )}
+      </div>
+    </section>
   );
 }

@@ -1,10 +1,12 @@
-import type { MetaFunction } from '@remix-run/node';
-import { Link } from '@remix-run/react';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
 import { ContactCta } from '~/components/contact-cta';
 import { Faq, type FaqItem } from '~/components/faq';
 import { PlanCards } from '~/components/plan-card';
 import { PLAN_DEFINITIONS } from '~/domain/plans';
+import { paidUntilOf } from '~/services/billing.server';
 import publicStyles from '~/styles/public.css?url';
+import { getSessionUser } from '~/utils/auth.server';
 import { pageMeta } from '~/utils/meta';
 
 export const links = () => [{ rel: 'stylesheet', href: publicStyles }];
@@ -85,7 +87,14 @@ const FAQ: FaqItem[] = [
   },
 ];
 
+/** A member who cancelled keeps the paid plan until the period ends: say until when. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getSessionUser(request);
+  return { paidUntil: user ? paidUntilOf(user) : null };
+}
+
 export default function Pricing() {
+  const { paidUntil } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <header className="page-intro">
@@ -96,6 +105,11 @@ export default function Pricing() {
         <h2 id="plans-title" className="visually-hidden">
           Plans
         </h2>
+        {paidUntil ? (
+          <p className="notice" data-testid="paid-until">
+            Your subscription is cancelled: your paid plan stays active until {paidUntil}.
+          </p>
+        ) : null}
         <PlanCards />
       </section>
       <section className="section-tight" aria-labelledby="benefits-title">

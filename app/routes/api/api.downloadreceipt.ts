@@ -1,0 +1,23 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { emailReceipt } from '~/services/billing.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { hit, tooManyRequests, type RateLimit } from '~/utils/rate-limit.server';
+import { failureJson, guardApi } from '~/utils/responses.server';
+
+const RECEIPT_EMAIL_LIMIT: RateLimit = { name: 'receipt-email', max: 5, windowSeconds: 60 * 60 };
+
+/**
+ * POST /api/downloadreceipt -> {success, message}: emails the caller's newest
+ * receipt (as a PDF) to the caller's own address; pages download it from
+ * /receipts/:number.pdf. The html and email a client sends are ignored.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return guardApi('downloadreceipt', async () => {
+    const user = await requireApiUser(request);
+    const limit = await hit(RECEIPT_EMAIL_LIMIT, user.id);
+    if (!limit.allowed) return tooManyRequests(limit);
+    const result = await emailReceipt(user);
+    if (!result.ok) return failureJson(result);
+    return Response.json({ success: true, message: result.value.message });
+  });
+}

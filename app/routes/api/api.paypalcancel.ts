@@ -1,0 +1,21 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { cancelSubscription, MESSAGES } from '~/services/billing.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { failureJson, guardApi } from '~/utils/responses.server';
+
+/**
+ * POST /api/paypalcancel -> {success, message}: cancels the caller's own
+ * subscription (any id sent is ignored); the plan stays until the paid period ends.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return guardApi('paypalcancel', async () => {
+    const user = await requireApiUser(request);
+    const result = await cancelSubscription(user);
+    if (!result.ok) return failureJson(result);
+    return Response.json({
+      success: true,
+      message: MESSAGES.cancelled,
+      paidUntil: result.value.paidUntil.toISOString(),
+    });
+  });
+}

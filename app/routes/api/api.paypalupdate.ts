@@ -1,0 +1,35 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { fail } from '~/domain/result';
+import { planFromApi, startPlanChange } from '~/services/billing.server';
+import { apiAction } from '~/utils/actions.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { guardApi } from '~/utils/responses.server';
+
+/**
+ * POST /api/paypalupdate {idPlan} -> {success, links}: moves the caller's own
+ * subscription to the other paid plan (or the one named) after approval at
+ * the `rel: approve` link.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return guardApi('paypalupdate', async () => {
+    const user = await requireApiUser(request);
+    return apiAction(
+      request,
+      {
+        name: 'paypalupdate',
+        schema: z.object({ idPlan: z.string().max(64).optional() }),
+        run: ({ idPlan }) => {
+          const plan = idPlan ? planFromApi(idPlan) : undefined;
+          if (plan === null) return Promise.resolve(fail('Unknown plan', 400));
+          return startPlanChange(user, plan);
+        },
+      },
+      ({ approvalUrl }) =>
+        Response.json({
+          success: true,
+          links: [{ href: approvalUrl, rel: 'approve', method: 'GET' }],
+        }),
+    );
+  });
+}

@@ -1,0 +1,18 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { emailLatestReceiptOnce } from '~/services/billing.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { failureJson, guardApi } from '~/utils/responses.server';
+
+/**
+ * POST /api/sendreceipt -> {success, message}: the receipt of the caller's
+ * newest payment, rendered on the server and emailed once. The html, email and
+ * subscription a client sends are ignored.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return guardApi('sendreceipt', async () => {
+    const user = await requireApiUser(request);
+    const result = await emailLatestReceiptOnce(user);
+    if (!result.ok) return failureJson(result);
+    return Response.json({ success: true, message: result.value.message });
+  });
+}

@@ -1,0 +1,369 @@
+import type { BillingCustomer, PaymentProvider } from '../../db/schema';
+import { getPlan, isPaidPlan, type PaidPlanId } from '~/domain/plans';
+import { fail, ok, type Result } from '~/domain/result';
+import {
+  createPendingSubscription,
+  expirePaidPeriods,
+  getCurrentSubscription,
+  getReceiptForUser,
+  getSubscriptionByProviderId,
+  listReceipts,
+  recordActivePayment,
+  recordCancellation,
+  recordPlanChange,
+  type Receipt,
+  type SubscriptionRow,
+} from '~/models/subscriptions.server';
+import type { User } from '~/models/users.server';
+import { env } from '~/utils/env.server';
+import { newId } from '~/utils/ids.server';
+import { log } from '~/utils/logger.server';
+import { emailReceiptOnce, receiptPdf, receiptFilename, sendReceiptEmail } from './receipts.server';
+import type { BillingProvider, ProviderSubscription } from './vendors/billing-provider.server';
+import { paypal, paypalPlanIds } from './vendors/paypal.server';
+
+/**
+ * Paid plans. The member's plan changes only after the server has fetched the
+ * subscription from its provider and found it active on a configured plan;
+ * nothing a browser sends about plan, price, user or type is trusted.
+ */
+const PROVIDERS: Record<PaymentProvider, BillingProvider | undefined> = {
+  paypal,
+  razorpay: undefined,
+};
+
+export const MESSAGES = {
+  providerDown: 'The payment provider is not available right now. Please try again in a moment.',
+  notFound: 'Subscription not found',
+  pending: 'Payment is still pending',
+  unknownPlan: 'This subscription is not for one of our plans',
+  noSubscription: 'You have no paid subscription',
+  cancelled: 'Subscription Cancelled',
+  cancelFailed: 'We could not cancel your subscription. Please try again in a moment.',
+  samePlan: 'You are already on this plan',
+  razorpayModify: 'You cannot modify the plan because you have subscribed via Razorpay',
+} as const;
+
+/** The providers a member may pay with: configured ones, or simulated in demo mode. */
+export function enabledProviders(): PaymentProvider[] {
+  return (Object.keys(PROVIDERS) as PaymentProvider[]).filter((name) => PROVIDERS[name]?.enabled());
+}
+
+function providerFor(name: PaymentProvider): BillingProvider | undefined {
+  const provider = PROVIDERS[name];
+  return provider?.enabled() ? provider : undefined;
+}
+
+const appUrl = (pathAndQuery: string) => new URL(pathAndQuery, env().APP_URL).href;
+
+/** The checkout: a subscription at the provider, stored as pending, and where to approve it. */
+export async function startCheckout(
+  user: User,
+  input: { plan: PaidPlanId; provider: PaymentProvider; customer: BillingCustomer },
+): Promise<Result<{ approvalUrl: string }>> {
+  const provider = providerFor(input.provider);
+  if (!provider) return fail('This payment method is not available', 400);
+  const current = getCurrentSubscription(user.id);
+  if (current?.status === 'active')
+    return fail('You already have a paid subscription. Modify it on the subscription page.', 409);
+  const reference = newId();
+  try {
+    const created = await provider.createSubscription({
+      plan: input.plan,
+      customer: input.customer,
+      reference,
+      urls: {
+        returnUrl: appUrl(`/success?plan=${input.plan}&method=${provider.name}`),
+        cancelUrl: appUrl('/failed'),
+      },
+    });
+    createPendingSubscription({
+      id: reference,
+      userId: user.id,
+      provider: provider.name,
+      providerSubscriptionId: created.id,
+      plan: input.plan,
+      amountCents: getPlan(input.plan).amountCents,
+      approvalUrl: created.approvalUrl,
+      customer: input.customer,
+    });
+    log.info('billing.checkout_started', { userId: user.id, provider: provider.name });
+    return ok({ approvalUrl: created.approvalUrl });
+  } catch (error) {
+    log.warn('billing.checkout_failed', { userId: user.id, provider: provider.name, error });
+    return fail(MESSAGES.providerDown, 502);
+  }
+}
+
+export interface ActiveSubscription {
+  subscription: SubscriptionRow;
+  provider: ProviderSubscription;
+  receipt: Receipt | undefined;
+}
+
+/**
+ * After the provider sent the member back: fetch the subscription from the
+ * provider and, when it is active on a configured plan, make the member paid,
+ * record the payment's receipt and email it, each exactly once however often
+ * (or however many tabs at once) the return URL is opened.
+ */
+export async function confirmSubscription(
+  user: User,
+  providerName: PaymentProvider,
+  providerSubscriptionId: string,
+): Promise<Result<ActiveSubscription>> {
+  const provider = providerFor(providerName);
+  const row = getSubscriptionByProviderId(providerName, providerSubscriptionId);
+  // Another member's subscription looks exactly like a missing one.
+  if (!provider || !row || row.userId !== user.id) return fail(MESSAGES.notFound, 404);
+  let state: ProviderSubscription;
+  try {
+    state = await provider.fetchSubscription(providerSubscriptionId);
+  } catch (error) {
+    log.warn('billing.fetch_failed', { subscriptionId: row.id, error });
+    return fail(MESSAGES.providerDown, 502);
+  }
+  if (state.status === 'pending') return fail(MESSAGES.pending, 409);
+  if (state.status !== 'active') return fail('This subscription is not active', 409);
+  if (!state.plan) return fail(MESSAGES.unknownPlan, 400);
+
+  const { receipt, created } = recordActivePayment(
+    row.id,
+    {
+      status: 'active',
+      plan: state.plan,
+      amountCents: getPlan(state.plan).amountCents,
+      startedAt: state.startedAt,
+      nextBillingAt: state.nextBillingAt,
+    },
+    state.lastPayment,
+  );
+  if (created) log.info('billing.activated', { userId: user.id, subscriptionId: row.id });
+  const subscription = getSubscriptionByProviderId(providerName, providerSubscriptionId)!;
+  if (receipt && !receipt.emailedAt)
+    await emailReceiptOnce(receipt, subscription, subscription.customer?.email ?? user.email);
+  return ok({ subscription, provider: state, receipt });
+}
+
+function paidSubscriptionOf(user: User): Result<SubscriptionRow> {
+  const subscription = getCurrentSubscription(user.id);
+  return subscription ? ok(subscription) : fail(MESSAGES.noSubscription, 404);
+}
+
+/** What /subscription and /api/subscriptiondetail show: our record and the provider's own. */
+export async function subscriptionDetails(user: User): Promise<
+  Result<{
+    subscription: SubscriptionRow;
+    provider: ProviderSubscription | null;
+    receipts: Receipt[];
+  }>
+> {
+  const current = paidSubscriptionOf(user);
+  if (!current.ok) return current;
+  let state: ProviderSubscription | null = null;
+  try {
+    state =
+      (await PROVIDERS[current.value.provider]?.fetchSubscription(
+        current.value.providerSubscriptionId,
+      )) ?? null;
+  } catch (error) {
+    // The page still shows what we recorded.
+    log.warn('billing.fetch_failed', { subscriptionId: current.value.id, error });
+  }
+  return ok({ subscription: current.value, provider: state, receipts: listReceipts(user.id) });
+}
+
+const CANCEL_TRIES = 3;
+
+/**
+ * Cancels at the provider (tried a few times), then records it: the member
+ * keeps the paid plan until the period already paid ends.
+ */
+export async function cancelSubscription(
+  user: User,
+  now = new Date(),
+): Promise<Result<{ paidUntil: Date }>> {
+  const current = paidSubscriptionOf(user);
+  if (!current.ok) return current;
+  const subscription = current.value;
+  if (subscription.status === 'cancelled') return ok({ paidUntil: subscription.paidUntil! });
+  const provider = PROVIDERS[subscription.provider];
+  if (!provider) return fail(MESSAGES.cancelFailed, 502);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await provider.cancelSubscription(
+        subscription.providerSubscriptionId,
+        'Cancelled by the member',
+      );
+      break;
+    } catch (error) {
+      // Already cancelled at the provider (e.g. a retry whose first answer was lost) counts as done.
+      const state = await provider
+        .fetchSubscription(subscription.providerSubscriptionId)
+        .catch(() => undefined);
+      if (state?.status === 'cancelled') break;
+      log.warn('billing.cancel_failed', { subscriptionId: subscription.id, attempt, error });
+      if (attempt >= CANCEL_TRIES) return fail(MESSAGES.cancelFailed, 502);
+      await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
+    }
+  }
+  const paidUntil = subscription.nextBillingAt ?? now;
+  recordCancellation(subscription.id, now, paidUntil);
+  log.info('billing.cancelled', { userId: user.id, subscriptionId: subscription.id });
+  return ok({ paidUntil });
+}
+
+/** The other paid plan: monthly <-> yearly. */
+export const otherPlan = (plan: PaidPlanId): PaidPlanId =>
+  plan === 'monthly' ? 'yearly' : 'monthly';
+
+/** Modify: ask the provider to move the subscription to the other paid plan. */
+export async function startPlanChange(
+  user: User,
+  requested?: PaidPlanId,
+): Promise<Result<{ approvalUrl: string; plan: PaidPlanId }>> {
+  const current = paidSubscriptionOf(user);
+  if (!current.ok) return current;
+  const subscription = current.value;
+  if (subscription.provider === 'razorpay') return fail(MESSAGES.razorpayModify, 400);
+  if (subscription.status !== 'active') return fail(MESSAGES.noSubscription, 409);
+  const plan = requested ?? otherPlan(subscription.plan);
+  if (plan === subscription.plan) return fail(MESSAGES.samePlan, 409);
+  try {
+    const { approvalUrl } = await PROVIDERS[subscription.provider]!.changePlan(
+      subscription.providerSubscriptionId,
+      plan,
+      {
+        returnUrl: appUrl(`/successful?plan=${plan}`),
+        cancelUrl: appUrl('/subscription'),
+      },
+    );
+    return ok({ approvalUrl, plan });
+  } catch (error) {
+    log.warn('billing.revise_failed', { subscriptionId: subscription.id, error });
+    return fail(MESSAGES.providerDown, 502);
+  }
+}
+
+/**
+ * After the provider sent the member back from approving a plan change: the
+ * new plan and price apply once the provider's subscription shows it.
+ */
+export async function confirmPlanChange(
+  user: User,
+  providerSubscriptionId: string,
+): Promise<Result<{ subscription: SubscriptionRow; provider: ProviderSubscription }>> {
+  const row = getSubscriptionByProviderId('paypal', providerSubscriptionId);
+  if (!row || row.userId !== user.id) return fail(MESSAGES.notFound, 404);
+  let state: ProviderSubscription;
+  try {
+    state = await paypal.fetchSubscription(providerSubscriptionId);
+  } catch (error) {
+    log.warn('billing.fetch_failed', { subscriptionId: row.id, error });
+    return fail(MESSAGES.providerDown, 502);
+  }
+  if (!state.plan) return fail(MESSAGES.unknownPlan, 400);
+  if (state.plan !== row.plan) {
+    recordPlanChange(row.id, state.plan, getPlan(state.plan).amountCents);
+    log.info('billing.plan_changed', { userId: user.id, plan: state.plan });
+  }
+  return ok({
+    subscription: getSubscriptionByProviderId('paypal', providerSubscriptionId)!,
+    provider: state,
+  });
+}
+
+/** A receipt of the member's own, as its PDF. */
+export async function receiptDownload(
+  user: User,
+  number: number,
+): Promise<Result<{ filename: string; pdf: Buffer }>> {
+  const found = getReceiptForUser(number, user.id);
+  if (!found) return fail('Receipt not found', 404);
+  return ok({
+    filename: receiptFilename(found.receipt),
+    pdf: await receiptPdf(found.receipt, found.subscription),
+  });
+}
+
+/** Emails one of the member's receipts (the newest when none is named) to the member. */
+export async function emailReceipt(
+  user: User,
+  number?: number,
+): Promise<Result<{ message: string }>> {
+  const wanted = number ?? listReceipts(user.id)[0]?.number;
+  const found = wanted === undefined ? undefined : getReceiptForUser(wanted, user.id);
+  if (!found) return fail('Receipt not found', 404);
+  const sent = await sendReceiptEmail(found.receipt, found.subscription, user.email);
+  return sent
+    ? ok({ message: 'Receipt sent to your email' })
+    : fail('The email could not be sent. Please try again later.', 502);
+}
+
+/** The scheduled job: cancelled subscriptions whose paid period ended drop their members to free. */
+export function endPaidPeriods(now = new Date()): number {
+  const dropped = expirePaidPeriods(now);
+  if (dropped > 0) log.info('billing.paid_periods_ended', { members: dropped });
+  return dropped;
+}
+
+export function isPaidMember(user: Pick<User, 'plan'>): boolean {
+  return isPaidPlan(user.plan);
+}
+
+const PROVIDER_LABELS: Record<PaymentProvider, string> = { paypal: 'PayPal', razorpay: 'Razorpay' };
+const longDate = (date: Date | null | undefined) =>
+  date
+    ? date.toLocaleString('en-GB', {
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      })
+    : '—';
+
+/** The subscription summary the pages show, from our record and the provider's latest word. */
+export function subscriptionSummary(
+  subscription: SubscriptionRow,
+  provider: ProviderSubscription | null,
+) {
+  const plan = getPlan(provider?.plan ?? subscription.plan);
+  return {
+    method: PROVIDER_LABELS[subscription.provider],
+    plan: plan.name,
+    subscriptionId: subscription.providerSubscriptionId,
+    status: subscription.status,
+    startTime: longDate(provider?.startedAt ?? subscription.startedAt),
+    nextBillingTime: longDate(provider?.nextBillingAt ?? subscription.nextBillingAt),
+    paidUntil: subscription.paidUntil ? longDate(subscription.paidUntil) : null,
+    amount: `$${(plan.amountCents / 100).toFixed(2)} USD`,
+  };
+}
+export type SubscriptionSummaryView = ReturnType<typeof subscriptionSummary>;
+
+/** "Paid until …" for a member whose cancelled subscription still runs; null otherwise. */
+export function paidUntilOf(user: User): string | null {
+  const current = getCurrentSubscription(user.id);
+  return current?.status === 'cancelled' ? longDate(current.paidUntil) : null;
+}
+
+/** A plan named by an API client: 'monthly', 'yearly', or a configured PayPal plan id. */
+export function planFromApi(value: unknown): PaidPlanId | null {
+  if (isPaidPlan(value)) return value;
+  const ids = paypalPlanIds();
+  return (Object.keys(ids) as PaidPlanId[]).find((plan) => ids[plan] === value) ?? null;
+}
+
+/** The receipt of the newest payment, emailed unless it already went out. */
+export async function emailLatestReceiptOnce(user: User): Promise<Result<{ message: string }>> {
+  const latest = listReceipts(user.id)[0];
+  const found = latest && getReceiptForUser(latest.number, user.id);
+  if (!found) return fail('Receipt not found', 404);
+  if (!found.receipt.emailedAt)
+    await emailReceiptOnce(
+      found.receipt,
+      found.subscription,
+      found.subscription.customer?.email ?? user.email,
+    );
+  return ok({ message: 'Receipt sent to your email' });
+}

@@ -1,0 +1,197 @@
+import { eq } from 'drizzle-orm';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { outboxEmails, subscriptions, users } from '../../db/schema';
+import { launchBrowser, newPage } from '../support/browser';
+import { TEST_REDIS_URL } from '../support/redis';
+import { appDatabase, closeAppDatabases, signUp } from '../support/members';
+
+/**
+ * Paying for a plan through PayPal as a new member would, in a real browser
+ * against the production build in demo mode: PayPal's API is the mock, and
+ * its approval page is the demo stand-in.
+ */
+describe('paid plans through PayPal in a browser', () => {
+  let browser: Browser;
+  const baseURL = inject('baseURL');
+  const dataDir = inject('dataDir');
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    closeAppDatabases();
+  });
+
+  const toast = (page: Page, text: string) =>
+    page.locator('.Toastify').getByText(text).first().waitFor();
+  const planOf = (email: string) =>
+    appDatabase(dataDir)
+      .select({ plan: users.plan })
+      .from(users)
+      .where(eq(users.email, email))
+      .get()?.plan;
+  const mailTo = (email: string) =>
+    appDatabase(dataDir).select().from(outboxEmails).where(eq(outboxEmails.to, email)).all();
+
+  async function fillPayment(page: Page, postalCode = '10115') {
+    await page.getByLabel('First Name').fill('Ada');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await page.getByLabel('Address').fill('1 Analytical Street');
+    await page.getByLabel('Postal Code').fill(postalCode);
+    await page.getByLabel('Country').selectOption('DE');
+  }
+
+  /** Runs the worker's scheduled end-of-paid-period job now, as the hourly schedule would. */
+  async function runPaidPeriodJob() {
+    const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const prefix = inject('redisPrefix');
+    const queue = new Queue('maintenance', { connection, prefix });
+    const events = new QueueEvents('maintenance', { connection: connection.duplicate(), prefix });
+    try {
+      await events.waitUntilReady();
+      const job = await queue.add('end-paid-periods', { task: 'end-paid-periods' });
+      await job.waitUntilFinished(events, 30_000);
+    } finally {
+      await events.close();
+      await queue.close();
+      connection.disconnect();
+    }
+  }
+
+  it('subscribes, gets a receipt, modifies, cancels and drops to free when the paid period ends', async () => {
+    const page = await newPage(browser, baseURL);
+    const member = await signUp(page, dataDir, { name: 'Ada Lovelace' });
+
+    await page.goto('/pricing');
+    await page
+      .getByTestId('plan-monthly')
+      .getByRole('link', { name: /Get Started/ })
+      .click();
+    await page.waitForURL('**/payment?plan=monthly');
+    await expect(page.getByTestId('payment-plan').innerText()).resolves.toContain('Monthly Plan');
+    await expect(page.getByLabel('Email').inputValue()).resolves.toBe(member.email);
+
+    // Nothing filled in: the required-fields message; a postal code with letters is refused.
+    await page.getByLabel('Email').fill('');
+    await page.getByRole('button', { name: 'PayPal' }).click();
+    await toast(page, 'Please fill in all required fields');
+    await page.getByLabel('Email').fill(member.email);
+    await fillPayment(page, 'AB12');
+    await page.getByRole('button', { name: 'PayPal' }).click();
+    await toast(page, 'The postal code should contain only digits');
+    expect(planOf(member.email)).toBe('free');
+
+    await page.getByLabel('Postal Code').fill('10115');
+    await page.getByRole('button', { name: 'PayPal' }).click();
+    await page.waitForURL('**/demo/paypal/approve?ba_token=*');
+    await expect(page.getByTestId('demo-plan').innerText()).resolves.toBe('Monthly Plan');
+    await expect(page.getByTestId('demo-price').innerText()).resolves.toContain('$8.00');
+    await expect(page.getByTestId('demo-buyer').innerText()).resolves.toContain('Ada Lovelace');
+    expect(planOf(member.email)).toBe('free');
+    await page.getByRole('button', { name: 'Approve' }).click();
+
+    await page.waitForURL(/\/success\?.*subscription_id=I-/);
+    await page.getByRole('heading', { name: 'Thank You' }).waitFor();
+    await expect(page.getByTestId('success-text').innerText()).resolves.toContain(
+      'Ada Lovelace, you have subscribed to the Monthly Plan',
+    );
+    await expect(page.getByTestId('summary-method').innerText()).resolves.toBe('PayPal');
+    await expect(page.getByTestId('summary-amount').innerText()).resolves.toBe('$8.00 USD');
+    const subscriptionId = await page.getByTestId('summary-subscription-id').innerText();
+    expect(subscriptionId).toMatch(/^I-/);
+    expect(planOf(member.email)).toBe('monthly');
+
+    // The receipt: emailed once with its PDF, however often the page is reloaded.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Thank You' }).waitFor();
+    const receipts = mailTo(member.email).filter((mail) => mail.subject.includes('receipt'));
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]!.attachments[0]).toMatchObject({ contentType: 'application/pdf' });
+    const attached = Buffer.from(receipts[0]!.attachments[0]!.base64, 'base64');
+    expect(attached.subarray(0, 5).toString()).toBe('%PDF-');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download receipt' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^receipt-\d{6}\.pdf$/);
+    const downloaded = await download.createReadStream().then(async (stream) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    });
+    expect(downloaded.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // The paid plan is open: 10 topics and video courses on /create.
+    await page.goto('/create');
+    await page.getByRole('radio', { name: '10' }).check();
+    await page.getByRole('radio', { name: 'Video & Theory Course' }).check();
+    await expect(page.getByText('For paid members only').count()).resolves.toBe(0);
+
+    await page.goto('/subscription');
+    await page.getByRole('heading', { name: 'Subscription' }).waitFor();
+    await expect(page.getByTestId('summary-method').innerText()).resolves.toBe('PayPal');
+    await expect(page.getByTestId('summary-plan').innerText()).resolves.toBe('Monthly Plan');
+    await expect(page.getByTestId('summary-subscription-id').innerText()).resolves.toBe(
+      subscriptionId,
+    );
+    await expect(page.getByTestId('summary-start-time').innerText()).resolves.not.toBe('—');
+    await expect(page.getByTestId('summary-next-billing-time').innerText()).resolves.not.toBe('—');
+    await expect(page.getByTestId('summary-amount').innerText()).resolves.toBe('$8.00 USD');
+    await expect(page.getByTestId('receipts').locator('tbody tr').count()).resolves.toBe(1);
+
+    // Modify: to the yearly plan, approved at the provider.
+    await page.getByRole('button', { name: 'Modify Subscription' }).click();
+    await page.waitForURL('**/demo/paypal/approve?ba_token=*');
+    await expect(page.getByTestId('demo-plan').innerText()).resolves.toBe('Yearly Plan');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(/\/successful\?/);
+    await expect(page.getByTestId('successful-text').innerText()).resolves.toContain(
+      'charged $88 from the next billing date',
+    );
+    expect(planOf(member.email)).toBe('yearly');
+
+    // Cancel: the member keeps the paid plan until the period ends.
+    await page.goto('/subscription');
+    await page.getByRole('button', { name: 'Cancel Subscription' }).click();
+    await toast(page, 'Subscription Cancelled');
+    await page.waitForURL('**/pricing');
+    await page.getByTestId('paid-until').waitFor();
+    expect(planOf(member.email)).toBe('yearly');
+    await page.goto('/subscription');
+    await expect(page.getByTestId('summary-paid-until').innerText()).resolves.not.toBe('—');
+
+    // The paid period ends: the scheduled job drops the member to free.
+    const db = appDatabase(dataDir);
+    db.update(subscriptions)
+      .set({ paidUntil: new Date(Date.now() - 1000) })
+      .where(eq(subscriptions.providerSubscriptionId, subscriptionId))
+      .run();
+    await runPaidPeriodJob();
+    expect(planOf(member.email)).toBe('free');
+    await page.goto('/subscription');
+    await page.waitForURL('**/pricing');
+    await page.context().close();
+  });
+
+  it('goes to /failed when the buyer cancels on the approval page', async () => {
+    const page = await newPage(browser, baseURL);
+    const member = await signUp(page, dataDir);
+    await page.goto('/payment?plan=yearly');
+    await fillPayment(page);
+    await page.getByRole('button', { name: 'PayPal' }).click();
+    await page.waitForURL('**/demo/paypal/approve?ba_token=*');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.waitForURL('**/failed?*');
+    await page.getByRole('heading', { name: 'Payment Failed' }).waitFor();
+    await page.getByText('Your payment failed. You can start the payment process again').waitFor();
+    expect(planOf(member.email)).toBe('free');
+    await page.getByRole('link', { name: 'Start Again' }).click();
+    await page.waitForURL('**/pricing');
+    await page.context().close();
+  });
+});
