@@ -16,7 +16,7 @@ import path from 'node:path';
  *   (broken JSON, wrong shape); 'always' for every one.
  * - MOCK_MEDIA_FAIL: the image and video search APIs answer 503.
  * - MOCK_TRANSCRIPT_UNAVAILABLE: videos have no captions (as usual on servers).
- * - MOCK_PAYPAL_FAIL: 'create' or 'get': PayPal answers 500 to that call.
+ * - MOCK_PAYPAL_FAIL: 'create', 'get' or 'cancel': PayPal answers 500 to that call.
  */
 export interface MockKnobs {
   aiLatencyMs: number;
@@ -26,7 +26,7 @@ export interface MockKnobs {
   aiMalformed: number;
   mediaFail: boolean;
   transcriptUnavailable: boolean;
-  paypalFail: 'create' | 'get' | undefined;
+  paypalFail: 'create' | 'get' | 'cancel' | undefined;
   /** Changes whenever the knobs do, so per-prompt counters start afresh. */
   version: string;
 }
@@ -66,7 +66,8 @@ export function readKnobs(): MockKnobs {
     aiMalformed: count(raw('MOCK_AI_MALFORMED')),
     mediaFail: truthy(raw('MOCK_MEDIA_FAIL')),
     transcriptUnavailable: truthy(raw('MOCK_TRANSCRIPT_UNAVAILABLE')),
-    paypalFail: ((value) => (value === 'create' || value === 'get' ? value : undefined))(
+    paypalFail: ((value) =>
+      value === 'create' || value === 'get' || value === 'cancel' ? value : undefined)(
       raw('MOCK_PAYPAL_FAIL'),
     ),
     version: JSON.stringify(overrides),

@@ -12,7 +12,7 @@ import { readKnobs } from './knobs';
  * (`/demo/paypal/approve`) stands in for PayPal's own and calls
  * `approveMockPayPal` or `mockPayPalCancelUrl`.
  *
- * MOCK_PAYPAL_FAIL (knob): 'create' or 'get' answers 500 to that call.
+ * MOCK_PAYPAL_FAIL (knob): 'create', 'get' or 'cancel' answers 500 to that call.
  */
 export const PAYPAL_SANDBOX_URL = 'https://api-m.sandbox.paypal.com';
 export const PAYPAL_LIVE_URL = 'https://api-m.paypal.com';
@@ -192,6 +192,8 @@ function handlersAt(baseUrl: string) {
 
     http.post(`${base}/:id/cancel`, ({ request, params }) => {
       if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
+      if (readKnobs().paypalFail === 'cancel')
+        return error(500, 'INTERNAL_SERVER_ERROR', 'An internal server error occurred.');
       const found = updateState((state) => {
         const subscription = state.subscriptions[String(params.id)];
         if (!subscription) return 'missing';
