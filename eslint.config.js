@@ -12,16 +12,15 @@ import tseslint from 'typescript-eslint';
  */
 const VENDOR_SDKS = [
   '@anthropic-ai/sdk',
-  '@anthropic-ai/sdk/*',
   '@paypal/paypal-server-sdk',
   'razorpay',
-  'razorpay/*',
   'nodemailer',
   'openai',
 ];
 const layer = (name, paths) => ({ group: paths, message: `${name} must not import this layer.` });
+// Package names exactly (and their subpaths), so that e.g. mocks/razorpay is not one.
 const vendors = {
-  group: VENDOR_SDKS,
+  regex: `^(${VENDOR_SDKS.join('|')})(/.*)?$`,
   message: 'Only vendor adapters (app/services/vendors) import vendor SDKs.',
 };
 const routes = ['~/routes/*', '**/routes/*', '~/root', '**/root'];

@@ -46,7 +46,7 @@ export async function startWorkers() {
   });
 
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  await scheduleMaintenance();
+  await scheduleMaintenance(env().BILLING_RECONCILE_MINUTES);
   log.info('worker.ready', { queues: Object.keys(registry), pid: process.pid });
 
   let stopping: Promise<void> | undefined;

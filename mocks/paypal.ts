@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
 import { readKnobs } from './knobs';
+import { readMockState, updateMockState } from './state';
 
 /**
  * PayPal's REST API for subscriptions in its real wire format (OAuth token,
@@ -55,26 +54,10 @@ interface MockState {
   approvals: Record<string, MockApproval>;
 }
 
-function stateFile(): string {
-  return path.join(process.env.DATA_DIR ?? 'data', 'mock-paypal.json');
-}
-
-function readState(): MockState {
-  try {
-    return JSON.parse(fs.readFileSync(stateFile(), 'utf8')) as MockState;
-  } catch {
-    return { subscriptions: {}, approvals: {} };
-  }
-}
-
-/** Read, change and write back synchronously: no other request runs in between in this process. */
-function updateState<T>(change: (state: MockState) => T): T {
-  const state = readState();
-  const result = change(state);
-  fs.mkdirSync(path.dirname(stateFile()), { recursive: true });
-  fs.writeFileSync(stateFile(), JSON.stringify(state), { mode: 0o600 });
-  return result;
-}
+const FILE = 'mock-paypal.json';
+const empty = (): MockState => ({ subscriptions: {}, approvals: {} });
+const readState = () => readMockState(FILE, empty);
+const updateState = <T>(change: (state: MockState) => T) => updateMockState(FILE, empty, change);
 
 const id = (prefix: string, length = 13) =>
   `${prefix}${randomBytes(length).toString('hex').toUpperCase().slice(0, length)}`;
@@ -250,7 +233,133 @@ function handlersAt(baseUrl: string) {
   ];
 }
 
-export const paypalHandlers = [...handlersAt(PAYPAL_SANDBOX_URL), ...handlersAt(PAYPAL_LIVE_URL)];
+/** The webhook id demo mode uses when PAYPAL_WEBHOOK_ID is not set. */
+export const DEMO_PAYPAL_WEBHOOK_ID = 'WH-DEMO-WEBHOOK';
+// What the mock signs its own webhooks with (demo only); the app verifies through the mocked API.
+const SIGNING_KEY = 'demo-paypal-transmission-key';
+
+function transmissionSignature(
+  transmissionId: string,
+  transmissionTime: string,
+  webhookId: string,
+  event: unknown,
+): string {
+  const digest = createHash('sha256').update(JSON.stringify(event)).digest('hex');
+  return createHmac('sha256', SIGNING_KEY)
+    .update(`${transmissionId}|${transmissionTime}|${webhookId}|${digest}`)
+    .digest('base64');
+}
+
+function verifyHandler(baseUrl: string) {
+  return http.post(`${baseUrl}/v1/notifications/verify-webhook-signature`, async ({ request }) => {
+    if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
+    const body = (await request.json()) as {
+      transmission_id?: string;
+      transmission_time?: string;
+      transmission_sig?: string;
+      webhook_id?: string;
+      webhook_event?: unknown;
+    };
+    const expected = transmissionSignature(
+      body.transmission_id ?? '',
+      body.transmission_time ?? '',
+      body.webhook_id ?? '',
+      body.webhook_event,
+    );
+    return HttpResponse.json({
+      verification_status: body.transmission_sig === expected ? 'SUCCESS' : 'FAILURE',
+    });
+  });
+}
+
+export const paypalHandlers = [
+  ...handlersAt(PAYPAL_SANDBOX_URL),
+  ...handlersAt(PAYPAL_LIVE_URL),
+  verifyHandler(PAYPAL_SANDBOX_URL),
+  verifyHandler(PAYPAL_LIVE_URL),
+];
+
+export type PayPalSimulation = 'activated' | 'renew' | 'fail' | 'halt' | 'cancel';
+
+const EVENT_TYPES: Record<PayPalSimulation, string> = {
+  activated: 'BILLING.SUBSCRIPTION.ACTIVATED',
+  renew: 'PAYMENT.SALE.COMPLETED',
+  fail: 'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
+  halt: 'BILLING.SUBSCRIPTION.SUSPENDED',
+  cancel: 'BILLING.SUBSCRIPTION.CANCELLED',
+};
+
+/**
+ * What happens at PayPal after approval: a renewal is charged, a charge
+ * fails, the subscription is suspended or cancelled there. Changes the mock's
+ * state and returns the webhook PayPal would send, with its transmission
+ * headers signed so that the mock's verify endpoint accepts them.
+ */
+export function simulatePayPal(subscriptionId: string, what: PayPalSimulation, webhookId: string) {
+  const subscription = updateState((state) => {
+    const found = state.subscriptions[subscriptionId];
+    if (!found) return undefined;
+    const now = new Date();
+    const plan = planOf(found.plan_id);
+    if (what === 'renew') {
+      const paidAt = found.billing_info?.next_billing_time ?? now.toISOString();
+      found.billing_info = {
+        outstanding_balance: { currency_code: 'USD', value: '0.00' },
+        failed_payments_count: 0,
+        last_payment: { amount: { currency_code: 'USD', value: plan.value }, time: paidAt },
+        next_billing_time: addMonths(new Date(paidAt), plan.months).toISOString(),
+      };
+    } else if (what === 'fail' && found.billing_info) {
+      found.billing_info.failed_payments_count += 1;
+    } else if (what === 'halt') {
+      found.status = 'SUSPENDED';
+    } else if (what === 'cancel') {
+      found.status = 'CANCELLED';
+    }
+    found.update_time = now.toISOString();
+    return found;
+  });
+  if (!subscription) return undefined;
+  const resource =
+    what === 'renew'
+      ? {
+          id: id('', 17),
+          state: 'completed',
+          amount: {
+            total: subscription.billing_info!.last_payment!.amount.value,
+            currency: 'USD',
+          },
+          billing_agreement_id: subscription.id,
+          create_time: subscription.billing_info!.last_payment!.time,
+        }
+      : subscription;
+  const event = {
+    id: id('WH-', 17),
+    event_version: '1.0',
+    create_time: new Date().toISOString(),
+    resource_type: what === 'renew' ? 'sale' : 'subscription',
+    event_type: EVENT_TYPES[what],
+    summary: `Simulated ${EVENT_TYPES[what]}`,
+    resource,
+  };
+  const transmissionId = randomBytes(16).toString('hex');
+  const transmissionTime = new Date().toISOString();
+  return {
+    body: JSON.stringify(event),
+    headers: {
+      'paypal-transmission-id': transmissionId,
+      'paypal-transmission-time': transmissionTime,
+      'paypal-transmission-sig': transmissionSignature(
+        transmissionId,
+        transmissionTime,
+        webhookId,
+        event,
+      ),
+      'paypal-cert-url': `${PAYPAL_SANDBOX_URL}/v1/notifications/certs/CERT-DEMO`,
+      'paypal-auth-algo': 'SHA256withRSA',
+    },
+  };
+}
 
 /** What the demo approval page shows: the plan, its price and the buyer. */
 export function mockPayPalApproval(token: string) {

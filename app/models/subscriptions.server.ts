@@ -274,3 +274,42 @@ export function finishReceiptEmail(number: number, sent: boolean) {
     .where(eq(receipts.number, number))
     .run();
 }
+
+/** What the reconciliation job re-checks: waiting, past their billing date, or paid until a date. */
+export function listSubscriptionsToReconcile(now: Date): SubscriptionRow[] {
+  return db()
+    .select()
+    .from(subscriptions)
+    .where(
+      or(
+        eq(subscriptions.status, 'pending'),
+        and(eq(subscriptions.status, 'active'), lte(subscriptions.nextBillingAt, now)),
+        and(eq(subscriptions.status, 'cancelled'), sql`${subscriptions.paidUntil} is not null`),
+      ),
+    )
+    .all();
+}
+
+/** The provider ended it (halted, suspended, expired): the member drops to free now. */
+export function recordSubscriptionEnded(subscriptionId: string, now: Date) {
+  recordCancellation(subscriptionId, now, now);
+  expirePaidPeriods(now);
+}
+
+/** The newest subscriptions with their members, for the demo billing control. */
+export function listRecentSubscriptions(limit = 50) {
+  return db()
+    .select({
+      id: subscriptions.id,
+      provider: subscriptions.provider,
+      providerSubscriptionId: subscriptions.providerSubscriptionId,
+      plan: subscriptions.plan,
+      status: subscriptions.status,
+      email: users.email,
+    })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .orderBy(desc(subscriptions.createdAt))
+    .limit(limit)
+    .all();
+}

@@ -36,6 +36,10 @@ export function getUserByEmail(email: string): User | undefined {
     .get();
 }
 
+export function getUserById(userId: string): User | undefined {
+  return db().select().from(users).where(eq(users.id, userId)).get();
+}
+
 export function getUserEmail(userId: string): string | undefined {
   return db().select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
 }

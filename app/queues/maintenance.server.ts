@@ -3,7 +3,8 @@ import { defineQueue } from './factory.server';
 
 /**
  * `purge-expired` removes expired sessions and reset tokens. `end-paid-periods`
- * drops members whose cancelled subscription has run out to the free plan. `selftest` holds
+ * drops members whose cancelled subscription has run out to the free plan.
+ * `reconcile-billing` re-fetches subscriptions a lost webhook may have left wrong. `selftest` holds
  * the worker for `holdMs` and reports back: an end-to-end check of the queue
  * path (used by tests and when diagnosing a deployment).
  */
@@ -12,6 +13,7 @@ export const maintenanceQueue = defineQueue({
   payload: z.discriminatedUnion('task', [
     z.object({ task: z.literal('purge-expired') }),
     z.object({ task: z.literal('end-paid-periods') }),
+    z.object({ task: z.literal('reconcile-billing') }),
     z.object({ task: z.literal('selftest'), holdMs: z.number().int().min(0).max(60_000) }),
   ]),
   jobName: (data) => data.task,
@@ -24,8 +26,16 @@ export const maintenanceQueue = defineQueue({
 });
 
 /** Hourly schedules; upserting keeps exactly one of each however often the worker restarts. */
-export async function scheduleMaintenance() {
+export async function scheduleMaintenance(reconcileEveryMinutes = 60) {
   const hourly = { every: 60 * 60 * 1000 };
+  await maintenanceQueue.queue().upsertJobScheduler(
+    'reconcile-billing',
+    { every: reconcileEveryMinutes * 60 * 1000 },
+    {
+      name: 'reconcile-billing',
+      data: { task: 'reconcile-billing' },
+    },
+  );
   await maintenanceQueue.queue().upsertJobScheduler('purge-expired-hourly', hourly, {
     name: 'purge-expired',
     data: { task: 'purge-expired' },

@@ -8,28 +8,31 @@ import {
   getReceiptForUser,
   getSubscriptionByProviderId,
   listReceipts,
+  listSubscriptionsToReconcile,
   recordActivePayment,
   recordCancellation,
   recordPlanChange,
+  recordSubscriptionEnded,
   type Receipt,
   type SubscriptionRow,
 } from '~/models/subscriptions.server';
-import type { User } from '~/models/users.server';
+import { getUserEmail, type User } from '~/models/users.server';
 import { env } from '~/utils/env.server';
 import { newId } from '~/utils/ids.server';
 import { log } from '~/utils/logger.server';
 import { emailReceiptOnce, receiptPdf, receiptFilename, sendReceiptEmail } from './receipts.server';
 import type { BillingProvider, ProviderSubscription } from './vendors/billing-provider.server';
 import { paypal, paypalPlanIds } from './vendors/paypal.server';
+import { razorpayProvider } from './vendors/razorpay.server';
 
 /**
  * Paid plans. The member's plan changes only after the server has fetched the
  * subscription from its provider and found it active on a configured plan;
  * nothing a browser sends about plan, price, user or type is trusted.
  */
-const PROVIDERS: Record<PaymentProvider, BillingProvider | undefined> = {
+const PROVIDERS: Record<PaymentProvider, BillingProvider> = {
   paypal,
-  razorpay: undefined,
+  razorpay: razorpayProvider,
 };
 
 export const MESSAGES = {
@@ -42,16 +45,17 @@ export const MESSAGES = {
   cancelFailed: 'We could not cancel your subscription. Please try again in a moment.',
   samePlan: 'You are already on this plan',
   razorpayModify: 'You cannot modify the plan because you have subscribed via Razorpay',
+  ended: 'This subscription has ended',
 } as const;
 
 /** The providers a member may pay with: configured ones, or simulated in demo mode. */
 export function enabledProviders(): PaymentProvider[] {
-  return (Object.keys(PROVIDERS) as PaymentProvider[]).filter((name) => PROVIDERS[name]?.enabled());
+  return (Object.keys(PROVIDERS) as PaymentProvider[]).filter((name) => PROVIDERS[name].enabled());
 }
 
 function providerFor(name: PaymentProvider): BillingProvider | undefined {
   const provider = PROVIDERS[name];
-  return provider?.enabled() ? provider : undefined;
+  return provider.enabled() ? provider : undefined;
 }
 
 const appUrl = (pathAndQuery: string) => new URL(pathAndQuery, env().APP_URL).href;
@@ -60,7 +64,7 @@ const appUrl = (pathAndQuery: string) => new URL(pathAndQuery, env().APP_URL).hr
 export async function startCheckout(
   user: User,
   input: { plan: PaidPlanId; provider: PaymentProvider; customer: BillingCustomer },
-): Promise<Result<{ approvalUrl: string }>> {
+): Promise<Result<{ approvalUrl: string; next: string; subscriptionId: string }>> {
   const provider = providerFor(input.provider);
   if (!provider) return fail('This payment method is not available', 400);
   const current = getCurrentSubscription(user.id);
@@ -88,7 +92,12 @@ export async function startCheckout(
       customer: input.customer,
     });
     log.info('billing.checkout_started', { userId: user.id, provider: provider.name });
-    return ok({ approvalUrl: created.approvalUrl });
+    // PayPal takes the member to its approval page; Razorpay's link opens beside /pending.
+    const next =
+      provider.name === 'razorpay'
+        ? `/pending?subscription_id=${encodeURIComponent(created.id)}`
+        : created.approvalUrl;
+    return ok({ approvalUrl: created.approvalUrl, next, subscriptionId: created.id });
   } catch (error) {
     log.warn('billing.checkout_failed', { userId: user.id, provider: provider.name, error });
     return fail(MESSAGES.providerDown, 502);
@@ -124,7 +133,7 @@ export async function confirmSubscription(
     return fail(MESSAGES.providerDown, 502);
   }
   if (state.status === 'pending') return fail(MESSAGES.pending, 409);
-  if (state.status !== 'active') return fail('This subscription is not active', 409);
+  if (state.status !== 'active') return fail(MESSAGES.ended, 410);
   if (!state.plan) return fail(MESSAGES.unknownPlan, 400);
 
   const { receipt, created } = recordActivePayment(
@@ -188,7 +197,6 @@ export async function cancelSubscription(
   const subscription = current.value;
   if (subscription.status === 'cancelled') return ok({ paidUntil: subscription.paidUntil! });
   const provider = PROVIDERS[subscription.provider];
-  if (!provider) return fail(MESSAGES.cancelFailed, 502);
   for (let attempt = 1; ; attempt += 1) {
     try {
       await provider.cancelSubscription(
@@ -230,7 +238,7 @@ export async function startPlanChange(
   const plan = requested ?? otherPlan(subscription.plan);
   if (plan === subscription.plan) return fail(MESSAGES.samePlan, 409);
   try {
-    const { approvalUrl } = await PROVIDERS[subscription.provider]!.changePlan(
+    const { approvalUrl } = await PROVIDERS[subscription.provider].changePlan(
       subscription.providerSubscriptionId,
       plan,
       {
@@ -366,4 +374,82 @@ export async function emailLatestReceiptOnce(user: User): Promise<Result<{ messa
       found.subscription.customer?.email ?? user.email,
     );
   return ok({ message: 'Receipt sent to your email' });
+}
+
+/** The pending page: the Razorpay payment link of the member's own pending subscription. */
+export function pendingPayment(
+  user: User,
+  providerSubscriptionId: string,
+): Result<{ link: string; subscriptionId: string }> {
+  const row = getSubscriptionByProviderId('razorpay', providerSubscriptionId);
+  if (!row || row.userId !== user.id || !row.approvalUrl) return fail(MESSAGES.notFound, 404);
+  return ok({ link: row.approvalUrl, subscriptionId: row.providerSubscriptionId });
+}
+
+export type SyncOutcome = 'unknown' | 'unchanged' | 'activated' | 'paid' | 'cancelled' | 'ended';
+
+/**
+ * Makes our record say what the provider says of one subscription: the job
+ * behind every webhook and the hourly reconciliation. Idempotent: applying the
+ * same provider state twice changes nothing the second time.
+ */
+export async function syncSubscription(
+  providerName: PaymentProvider,
+  providerSubscriptionId: string,
+  now = new Date(),
+): Promise<SyncOutcome> {
+  const row = getSubscriptionByProviderId(providerName, providerSubscriptionId);
+  if (!row) return 'unknown';
+  const state = await PROVIDERS[providerName].fetchSubscription(providerSubscriptionId);
+  if (state.status === 'active' && state.plan) {
+    const { receipt, created } = recordActivePayment(
+      row.id,
+      {
+        status: 'active',
+        plan: state.plan,
+        amountCents: getPlan(state.plan).amountCents,
+        startedAt: state.startedAt,
+        nextBillingAt: state.nextBillingAt,
+      },
+      state.lastPayment,
+    );
+    const after = getSubscriptionByProviderId(providerName, providerSubscriptionId)!;
+    if (receipt && !receipt.emailedAt) {
+      const to = after.customer?.email ?? getUserEmail(row.userId);
+      if (to) await emailReceiptOnce(receipt, after, to);
+    }
+    if (row.status !== 'active') return 'activated';
+    return created ? 'paid' : 'unchanged';
+  }
+  if (state.status === 'cancelled') {
+    if (row.status === 'cancelled' || row.status === 'expired') return 'unchanged';
+    // Cancelled at the provider: the period already paid for still counts.
+    const paidUntil = row.nextBillingAt ?? state.nextBillingAt ?? now;
+    recordCancellation(row.id, now, paidUntil > now ? paidUntil : now);
+    if (paidUntil <= now) expirePaidPeriods(now);
+    return 'cancelled';
+  }
+  if (state.status === 'suspended' || state.status === 'expired') {
+    if (row.status === 'expired') return 'unchanged';
+    recordSubscriptionEnded(row.id, now);
+    return 'ended';
+  }
+  return 'unchanged';
+}
+
+/** The hourly reconciliation: re-fetch what a lost webhook could have left wrong. */
+export async function reconcileSubscriptions(now = new Date()) {
+  const corrections: { subscriptionId: string; outcome: SyncOutcome }[] = [];
+  for (const row of listSubscriptionsToReconcile(now)) {
+    try {
+      const outcome = await syncSubscription(row.provider, row.providerSubscriptionId, now);
+      if (outcome !== 'unchanged' && outcome !== 'unknown') {
+        corrections.push({ subscriptionId: row.id, outcome });
+        log.info('billing.reconciled', { subscriptionId: row.id, outcome });
+      }
+    } catch (error) {
+      log.warn('billing.reconcile_failed', { subscriptionId: row.id, error });
+    }
+  }
+  return corrections;
 }

@@ -99,3 +99,19 @@ ${button(`${appUrl}/forgot`, 'Reset Password')}`,
     text: `Hello ${name},\n\nThis is to let you know that ${what}.\nIf this was not you, reset your password at ${appUrl}/forgot\n`,
   };
 }
+
+/** A renewal could not be charged: the provider retries; the member can fix the payment method. */
+export function paymentFailedEmail(name: string, method: string): RenderedEmail {
+  const { company, appUrl } = brand();
+  const link = `${appUrl}/subscription`;
+  return {
+    subject: `Your ${company} payment failed`,
+    html: layout(
+      'Your payment failed',
+      `<p>Hello ${escapeHtml(name)},</p>
+<p>We could not charge your subscription through ${escapeHtml(method)}. ${escapeHtml(method)} will try again; to keep your paid plan, check the payment method you use there.</p>
+${button(link, 'Open your subscription')}`,
+    ),
+    text: `Hello ${name},\n\nWe could not charge your subscription through ${method}. It will be tried again; to keep your paid plan, check your payment method: ${link}\n`,
+  };
+}

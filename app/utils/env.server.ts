@@ -92,6 +92,7 @@ export const envSchema = z.object({
   MOCK_AI_MALFORMED: z.union([z.literal('always'), z.coerce.number().int().min(0)]).default(0),
   MOCK_MEDIA_FAIL: flag,
   MOCK_TRANSCRIPT_UNAVAILABLE: flag,
+  BILLING_RECONCILE_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   MOCK_PAYPAL_FAIL: z.enum(['create', 'get', 'cancel']).optional(),
 });
 

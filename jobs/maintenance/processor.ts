@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { purgeExpired } from '~/models/expiry.server';
-import { endPaidPeriods } from '~/services/billing.server';
+import { endPaidPeriods, reconcileSubscriptions } from '~/services/billing.server';
 import { maintenanceQueue } from '~/queues/maintenance.server';
 
 export async function processMaintenance(job: Job) {
@@ -11,6 +11,9 @@ export async function processMaintenance(job: Job) {
     }
     case 'end-paid-periods': {
       return { members: endPaidPeriods() };
+    }
+    case 'reconcile-billing': {
+      return { corrections: await reconcileSubscriptions() };
     }
     case 'selftest': {
       await job.updateProgress(0);

@@ -84,7 +84,7 @@ export async function action({ request }: ActionFunctionArgs) {
       schema: checkoutSchema,
       run: ({ provider, ...customer }) => startCheckout(user, { plan, provider, customer }),
     },
-    (value) => redirect(value.approvalUrl),
+    (value) => redirect(value.next),
   );
 }
 

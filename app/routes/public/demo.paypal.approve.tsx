@@ -5,7 +5,8 @@ import {
   type MetaFunction,
 } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
-import { approveMockPayPal, mockPayPalApproval, mockPayPalCancelUrl } from '../../../mocks/paypal';
+import { mockPayPalApproval, mockPayPalCancelUrl } from '../../../mocks/paypal';
+import { approveDemoPayPal } from '~/services/demo-billing.server';
 import authStyles from '~/styles/auth.css?url';
 import { env } from '~/utils/env.server';
 
@@ -33,9 +34,9 @@ export function loader({ request }: LoaderFunctionArgs) {
   return { approval, cancelUrl: mockPayPalCancelUrl(token)! };
 }
 
-export function action({ request }: ActionFunctionArgs) {
+export async function action({ request }: ActionFunctionArgs) {
   const { token } = pendingApproval(request);
-  const to = approveMockPayPal(token);
+  const to = await approveDemoPayPal(token, new URL(request.url).origin);
   if (!to) throw new Response('Not Found', { status: 404 });
   return redirect(to);
 }

@@ -7,7 +7,12 @@ import {
   SubscriptionsController,
   type Subscription,
 } from '@paypal/paypal-server-sdk';
-import { DEMO_PAYPAL_PLANS } from '../../../mocks/paypal';
+import {
+  DEMO_PAYPAL_PLANS,
+  DEMO_PAYPAL_WEBHOOK_ID,
+  PAYPAL_LIVE_URL,
+  PAYPAL_SANDBOX_URL,
+} from '../../../mocks/paypal';
 import type { PaidPlanId } from '~/domain/plans';
 import { env } from '~/utils/env.server';
 import {
@@ -195,3 +200,74 @@ export const paypal: BillingProvider = {
     return { approvalUrl: approveLink(result.links) };
   },
 };
+
+/** The webhook id PayPal signs events for (a fixed demo id while PayPal is simulated). */
+export function paypalWebhookId(): string | undefined {
+  const { PAYPAL_WEBHOOK_ID, mocked } = env();
+  return mocked.paypal ? DEMO_PAYPAL_WEBHOOK_ID : PAYPAL_WEBHOOK_ID;
+}
+
+function apiBase(): string {
+  const { PAYPAL_ENVIRONMENT, mocked } = env();
+  return PAYPAL_ENVIRONMENT === 'production' && !mocked.paypal
+    ? PAYPAL_LIVE_URL
+    : PAYPAL_SANDBOX_URL;
+}
+
+async function accessToken(): Promise<string> {
+  const { PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, mocked } = env();
+  const credentials = mocked.paypal
+    ? 'demo-client:demo-secret'
+    : `${PAYPAL_CLIENT_ID ?? ''}:${PAYPAL_CLIENT_SECRET ?? ''}`;
+  const response = await fetch(`${apiBase()}/v1/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Basic ${Buffer.from(credentials).toString('base64')}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+    signal: AbortSignal.timeout(15_000),
+  });
+  if (!response.ok)
+    throw new ProviderError(`PayPal token failed with ${response.status}`, response.status);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * Asks PayPal whether a webhook is genuine (its verify-webhook-signature API,
+ * with PAYPAL_WEBHOOK_ID). False for anything unsigned, forged or unparsable.
+ * The SDK has no call for this, so it is plain HTTPS to PayPal.
+ */
+export async function verifyPayPalWebhook(headers: Headers, body: string): Promise<boolean> {
+  const webhookId = paypalWebhookId();
+  const transmissionSig = headers.get('paypal-transmission-sig');
+  if (!webhookId || !transmissionSig) return false;
+  let event: unknown;
+  try {
+    event = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  const response = await fetch(`${apiBase()}/v1/notifications/verify-webhook-signature`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${await accessToken()}`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({
+      auth_algo: headers.get('paypal-auth-algo'),
+      cert_url: headers.get('paypal-cert-url'),
+      transmission_id: headers.get('paypal-transmission-id'),
+      transmission_sig: transmissionSig,
+      transmission_time: headers.get('paypal-transmission-time'),
+      webhook_id: webhookId,
+      webhook_event: event,
+    }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  if (!response.ok)
+    throw new ProviderError(`PayPal verify failed with ${response.status}`, response.status);
+  return (
+    ((await response.json()) as { verification_status?: string }).verification_status === 'SUCCESS'
+  );
+}

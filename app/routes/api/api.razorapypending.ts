@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { fail, ok } from '~/domain/result';
+import { confirmSubscription } from '~/services/billing.server';
+import { apiAction } from '~/utils/actions.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { guardApi } from '~/utils/responses.server';
+import { requiredText } from '~/utils/validation.server';
+
+/**
+ * POST /api/razorapypending {sub} -> {status}: 'active' (the caller is now
+ * paid), 'pending', or 'cancelled'/'expired', as Razorpay has it.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return guardApi('razorapypending', async () => {
+    const user = await requireApiUser(request);
+    return apiAction(
+      request,
+      {
+        name: 'razorapypending',
+        schema: z.object({ sub: requiredText(64) }),
+        run: async ({ sub }) => {
+          const result = await confirmSubscription(user, 'razorpay', sub);
+          if (result.ok) return ok('active');
+          if (result.status === 409) return ok('pending');
+          if (result.status === 410) return ok('expired');
+          return fail(result.message, result.status);
+        },
+      },
+      (status) => Response.json({ success: true, status }),
+    );
+  });
+}

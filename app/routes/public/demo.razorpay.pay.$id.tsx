@@ -1,0 +1,68 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { DEMO_RAZORPAY_PLANS, getMockRazorpaySubscription } from '../../../mocks/razorpay';
+import { payDemoRazorpay } from '~/services/demo-billing.server';
+import authStyles from '~/styles/auth.css?url';
+import { env } from '~/utils/env.server';
+
+/**
+ * Demo mode's stand-in for a Razorpay payment link: the plan and a Pay button.
+ * Paying activates the simulated subscription and Razorpay's signed webhook
+ * follows. It exists only while Razorpay is simulated.
+ */
+export const links = () => [{ rel: 'stylesheet', href: authStyles }];
+export const meta: MetaFunction = () => [
+  { title: 'Pay | Razorpay (demo)' },
+  { name: 'robots', content: 'noindex' },
+];
+
+function subscriptionAt(id: string | undefined) {
+  if (!env().mocked.razorpay) throw new Response('Not Found', { status: 404 });
+  const subscription = getMockRazorpaySubscription(id ?? '');
+  if (!subscription) throw new Response('Not Found', { status: 404 });
+  return subscription;
+}
+
+export function loader({ params }: LoaderFunctionArgs) {
+  const subscription = subscriptionAt(params.id);
+  const plan = DEMO_RAZORPAY_PLANS[subscription.plan_id];
+  return {
+    plan: plan?.name ?? subscription.plan_id,
+    price: plan?.months === 12 ? '$88 every year' : '$8 every month',
+    customer: subscription.notes.notes_key_1 ?? '',
+    paid: subscription.status !== 'created',
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const subscription = subscriptionAt(params.id);
+  if (subscription.status === 'created')
+    await payDemoRazorpay(subscription.id, new URL(request.url).origin);
+  return { paid: true };
+}
+
+export default function DemoRazorpayPay() {
+  const data = useLoaderData<typeof loader>();
+  const paid = useActionData<typeof action>()?.paid || data.paid;
+  return (
+    <section className="auth-page">
+      <div className="auth-card card">
+        <p className="muted">Razorpay (simulated in demo mode)</p>
+        <h1>{data.plan}</h1>
+        <p className="lead">{data.price}</p>
+        <p data-testid="demo-customer">{data.customer}</p>
+        {paid ? (
+          <p role="status" data-testid="demo-paid">
+            Payment received. You can close this tab and verify the payment.
+          </p>
+        ) : (
+          <Form method="post">
+            <button type="submit" className="button primary">
+              Pay
+            </button>
+          </Form>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import type { PaymentProvider } from '../../db/schema';
+import { fail, ok, type Result } from '~/domain/result';
+import { getPaymentEvent, storeWebhookEvent } from '~/models/payment-events.server';
+import { getSubscriptionByProviderId } from '~/models/subscriptions.server';
+import { getUserById } from '~/models/users.server';
+import { billingEventQueue } from '~/queues/billing-event.server';
+import { log } from '~/utils/logger.server';
+import { syncSubscription, type SyncOutcome } from './billing.server';
+import { paymentFailedEmail } from './email-templates.server';
+import { verifyPayPalWebhook } from './vendors/paypal.server';
+import { verifyRazorpayWebhook } from './vendors/razorpay.server';
+import { sendEmail } from './vendors/mailer.server';
+
+/**
+ * Provider webhooks: verified before anything is stored, stored raw once (the
+ * provider's event id is unique), then applied by a job that re-fetches the
+ * subscription, so replays, duplicates and events out of order all end in the
+ * provider's true state.
+ */
+const FAILED_PAYMENT_EVENTS = new Set([
+  'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
+  'subscription.pending',
+  'payment.failed',
+]);
+
+interface ParsedEvent {
+  eventId: string;
+  kind: string;
+  subscriptionId: string | null;
+  payload: unknown;
+}
+
+function parseRazorpay(body: string, eventIdHeader: string | null): ParsedEvent | null {
+  try {
+    const event = JSON.parse(body) as {
+      event?: string;
+      payload?: {
+        subscription?: { entity?: { id?: string } };
+        payment?: { entity?: { subscription_id?: string } };
+      };
+    };
+    if (typeof event.event !== 'string') return null;
+    return {
+      // Razorpay names each event in a header; without it the body's hash is as unique.
+      eventId: eventIdHeader || createHash('sha256').update(body).digest('hex'),
+      kind: event.event,
+      subscriptionId:
+        event.payload?.subscription?.entity?.id ??
+        event.payload?.payment?.entity?.subscription_id ??
+        null,
+      payload: event,
+    };
+  } catch {
+    return null;
+  }
+}
+
+function parsePayPal(body: string): ParsedEvent | null {
+  try {
+    const event = JSON.parse(body) as {
+      id?: string;
+      event_type?: string;
+      resource?: { id?: string; billing_agreement_id?: string };
+    };
+    if (!event.id || !event.event_type) return null;
+    return {
+      eventId: event.id,
+      kind: event.event_type,
+      subscriptionId: event.resource?.billing_agreement_id ?? event.resource?.id ?? null,
+      payload: event,
+    };
+  } catch {
+    return null;
+  }
+}
+
+async function accept(
+  provider: PaymentProvider,
+  event: ParsedEvent,
+): Promise<Result<{ stored: boolean }>> {
+  const row = event.subscriptionId
+    ? getSubscriptionByProviderId(provider, event.subscriptionId)
+    : undefined;
+  const eventRowId = storeWebhookEvent({
+    provider,
+    providerEventId: event.eventId,
+    kind: event.kind,
+    payload: event.payload,
+    subscriptionId: row?.id ?? null,
+  });
+  // A redelivery: stored and queued the first time already; the job name holds back doubles.
+  if (eventRowId === null) return ok({ stored: false });
+  await billingEventQueue.add({ eventRowId, provider, providerEventId: event.eventId });
+  log.info('billing.webhook_received', { provider, kind: event.kind, eventRowId });
+  return ok({ stored: true });
+}
+
+export async function receiveRazorpayWebhook(
+  body: string,
+  headers: Headers,
+): Promise<Result<{ stored: boolean }>> {
+  if (!verifyRazorpayWebhook(body, headers.get('x-razorpay-signature') ?? ''))
+    return fail('Invalid signature', 400);
+  const event = parseRazorpay(body, headers.get('x-razorpay-event-id'));
+  if (!event) return fail('Not a Razorpay event', 400);
+  return accept('razorpay', event);
+}
+
+export async function receivePayPalWebhook(
+  body: string,
+  headers: Headers,
+): Promise<Result<{ stored: boolean }>> {
+  let genuine: boolean;
+  try {
+    genuine = await verifyPayPalWebhook(headers, body);
+  } catch (error) {
+    // PayPal could not be asked: answer 5xx so that PayPal delivers it again later.
+    log.warn('billing.webhook_verify_failed', { error });
+    return fail('Could not verify the webhook now', 503);
+  }
+  if (!genuine) return fail('Invalid signature', 400);
+  const event = parsePayPal(body);
+  if (!event) return fail('Not a PayPal event', 400);
+  return accept('paypal', event);
+}
+
+/** The job of one stored event: bring the subscription to the provider's state; tell about failed charges. */
+export async function applyBillingEvent(eventRowId: number): Promise<SyncOutcome | 'gone'> {
+  const event = getPaymentEvent(eventRowId);
+  if (!event) return 'gone';
+  const payload = event.payload as Record<string, unknown>;
+  const parsed =
+    event.provider === 'paypal'
+      ? parsePayPal(JSON.stringify(payload))
+      : parseRazorpay(JSON.stringify(payload), event.providerEventId);
+  if (!parsed?.subscriptionId) return 'unknown';
+  const outcome = await syncSubscription(event.provider, parsed.subscriptionId);
+  if (FAILED_PAYMENT_EVENTS.has(event.kind))
+    await tellAboutFailedPayment(event.provider, parsed.subscriptionId);
+  log.info('billing.webhook_applied', { eventRowId, kind: event.kind, outcome });
+  return outcome;
+}
+
+async function tellAboutFailedPayment(provider: PaymentProvider, providerSubscriptionId: string) {
+  const row = getSubscriptionByProviderId(provider, providerSubscriptionId);
+  if (!row) return;
+  const member = getUserById(row.userId);
+  if (!member) return;
+  const sent = await sendEmail({
+    to: member.email,
+    ...paymentFailedEmail(member.name, provider === 'paypal' ? 'PayPal' : 'Razorpay'),
+  });
+  // Throwing retries the job, which re-syncs (a no-op) and tries the email again.
+  if (!sent) throw new Error('The payment-failed email could not be sent');
+}

@@ -1,0 +1,167 @@
+import Razorpay from 'razorpay';
+import { DEMO_RAZORPAY_PLANS, DEMO_RAZORPAY_WEBHOOK_SECRET } from '../../../mocks/razorpay';
+import { getPlan, type PaidPlanId } from '~/domain/plans';
+import { env } from '~/utils/env.server';
+import {
+  ProviderError,
+  type BillingProvider,
+  type ProviderStatus,
+  type ProviderSubscription,
+} from './billing-provider.server';
+
+/**
+ * Razorpay subscriptions over the official SDK. Plan ids come from
+ * configuration (RAZORPAY_MONTHLY_PLAN_ID, RAZORPAY_YEARLY_PLAN_ID); demo mode
+ * uses the mock's demo plans. Razorpay has no plan change for a running
+ * subscription here: members who pay through it cancel and subscribe again.
+ */
+const DEMO_PLAN_IDS: Record<PaidPlanId, string> = {
+  monthly: Object.keys(DEMO_RAZORPAY_PLANS)[0]!,
+  yearly: Object.keys(DEMO_RAZORPAY_PLANS)[1]!,
+};
+
+export function razorpayPlanIds(): Partial<Record<PaidPlanId, string>> {
+  const { RAZORPAY_MONTHLY_PLAN_ID, RAZORPAY_YEARLY_PLAN_ID, mocked } = env();
+  if (mocked.razorpay) return DEMO_PLAN_IDS;
+  return { monthly: RAZORPAY_MONTHLY_PLAN_ID, yearly: RAZORPAY_YEARLY_PLAN_ID };
+}
+
+/** The secret Razorpay signs webhooks with (a fixed demo secret while Razorpay is simulated). */
+export function razorpayWebhookSecret(): string | undefined {
+  const { RAZORPAY_WEBHOOK_SECRET, mocked } = env();
+  return mocked.razorpay ? DEMO_RAZORPAY_WEBHOOK_SECRET : RAZORPAY_WEBHOOK_SECRET;
+}
+
+/** Checks a webhook's X-Razorpay-Signature with the SDK's own helper. */
+export function verifyRazorpayWebhook(body: string, signature: string): boolean {
+  const secret = razorpayWebhookSecret();
+  if (!secret || !signature) return false;
+  try {
+    return Razorpay.validateWebhookSignature(body, signature, secret);
+  } catch {
+    return false;
+  }
+}
+
+let client: Razorpay | undefined;
+let clientKey = '';
+
+function razorpay(): Razorpay {
+  const { RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, mocked } = env();
+  const key = `${RAZORPAY_KEY_ID}|${mocked.razorpay}`;
+  if (!client || key !== clientKey) {
+    client = new Razorpay({
+      key_id: mocked.razorpay ? 'rzp_test_demo' : (RAZORPAY_KEY_ID ?? ''),
+      key_secret: mocked.razorpay ? 'demo-secret' : (RAZORPAY_KEY_SECRET ?? ''),
+    });
+    clientKey = key;
+  }
+  return client;
+}
+
+const STATUS: Record<string, ProviderStatus> = {
+  created: 'pending',
+  authenticated: 'pending',
+  pending: 'active', // a charge failed and is being retried: still paid for now
+  active: 'active',
+  halted: 'suspended',
+  cancelled: 'cancelled',
+  completed: 'expired',
+  expired: 'expired',
+};
+
+const fromSeconds = (value: number | null | undefined) => (value ? new Date(value * 1000) : null);
+
+async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    throw new ProviderError(`Razorpay ${what} failed${status ? ` with ${status}` : ''}`, status);
+  }
+}
+
+function planIdOf(plan: PaidPlanId): string {
+  const id = razorpayPlanIds()[plan];
+  if (!id) throw new ProviderError(`No Razorpay plan id is configured for the ${plan} plan`);
+  return id;
+}
+
+interface RazorpayState {
+  id: string;
+  status: string;
+  plan_id: string;
+  current_start?: number | null;
+  current_end?: number | null;
+  charge_at?: number | null;
+  start_at?: number | null;
+  paid_count?: number;
+}
+
+export function normaliseRazorpay(subscription: RazorpayState): ProviderSubscription {
+  const ids = razorpayPlanIds();
+  const plan =
+    (Object.keys(ids) as PaidPlanId[]).find((id) => ids[id] === subscription.plan_id) ?? null;
+  const paid = (subscription.paid_count ?? 0) > 0 && subscription.current_start;
+  return {
+    provider: 'razorpay',
+    id: subscription.id,
+    status: STATUS[subscription.status] ?? 'pending',
+    plan,
+    startedAt: fromSeconds(subscription.start_at ?? subscription.current_start),
+    nextBillingAt: fromSeconds(subscription.charge_at ?? subscription.current_end),
+    // Razorpay bills the plan's price; receipts show it in USD (8 monthly, 88 yearly).
+    lastPayment:
+      paid && plan
+        ? {
+            key: `cycle-${subscription.current_start}`,
+            amountCents: getPlan(plan).amountCents,
+            currency: 'USD',
+            paidAt: fromSeconds(subscription.current_start)!,
+          }
+        : null,
+    raw: subscription,
+  };
+}
+
+export const razorpayProvider: BillingProvider = {
+  name: 'razorpay',
+
+  enabled() {
+    const { RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, mocked } = env();
+    const ids = razorpayPlanIds();
+    return (
+      mocked.razorpay ||
+      Boolean(RAZORPAY_KEY_ID && RAZORPAY_KEY_SECRET && ids.monthly && ids.yearly)
+    );
+  },
+
+  async createSubscription({ plan, customer, reference }) {
+    const created = await call('create', () =>
+      razorpay().subscriptions.create({
+        plan_id: planIdOf(plan),
+        // Renewals for ten years; the member cancels whenever they like.
+        total_count: plan === 'monthly' ? 120 : 10,
+        customer_notify: 1,
+        notes: {
+          notes_key_1: `${customer.firstName} ${customer.lastName}, ${customer.email}, ${customer.address}, ${customer.postalCode}, ${customer.country}`,
+          reference,
+        },
+      }),
+    );
+    return { id: created.id, approvalUrl: created.short_url };
+  },
+
+  async fetchSubscription(id) {
+    const found = await call('fetch', () => razorpay().subscriptions.fetch(id));
+    return normaliseRazorpay(found as unknown as RazorpayState);
+  },
+
+  async cancelSubscription(id) {
+    await call('cancel', () => razorpay().subscriptions.cancel(id, false));
+  },
+
+  async changePlan() {
+    throw new ProviderError('Razorpay subscriptions cannot change plan');
+  },
+};

@@ -1,0 +1,270 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { http, HttpResponse } from 'msw';
+import { readMockState, updateMockState } from './state';
+
+/**
+ * Razorpay's subscriptions API in its real wire format (create, fetch,
+ * cancel; HTTP Basic auth with the key id and secret), so the official SDK
+ * runs unchanged in demo mode and tests. State lives in a JSON file in the
+ * data folder. `/demo/razorpay/pay/:id` stands in for the payment link; paying
+ * (and the admin's simulated renewals, failures and cancellations) changes
+ * the state here and delivers a webhook signed as Razorpay signs them.
+ */
+export const RAZORPAY_URL = 'https://api.razorpay.com';
+export const DEMO_RAZORPAY_WEBHOOK_SECRET = 'demo-razorpay-webhook-secret';
+
+export const DEMO_RAZORPAY_PLANS: Record<string, { months: number; name: string }> = {
+  plan_DemoMonthly0001: { months: 1, name: 'Monthly Plan' },
+  plan_DemoYearly00001: { months: 12, name: 'Yearly Plan' },
+};
+
+export interface MockRazorpaySubscription {
+  id: string;
+  entity: 'subscription';
+  plan_id: string;
+  customer_id: string | null;
+  status:
+    | 'created'
+    | 'authenticated'
+    | 'active'
+    | 'pending'
+    | 'halted'
+    | 'cancelled'
+    | 'completed'
+    | 'expired';
+  current_start: number | null;
+  current_end: number | null;
+  ended_at: number | null;
+  quantity: number;
+  notes: Record<string, string>;
+  charge_at: number | null;
+  start_at: number | null;
+  end_at: number | null;
+  auth_attempts: number;
+  total_count: number;
+  paid_count: number;
+  customer_notify: boolean;
+  created_at: number;
+  expire_by: number | null;
+  short_url: string;
+  has_scheduled_changes: boolean;
+  change_scheduled_at: number | null;
+  source: string;
+  payment_method: string | null;
+  offer_id: string | null;
+  remaining_count: number;
+}
+
+const FILE = 'mock-razorpay.json';
+type State = { subscriptions: Record<string, MockRazorpaySubscription> };
+const empty = (): State => ({ subscriptions: {} });
+
+const now = () => Math.floor(Date.now() / 1000);
+const randomId = (prefix: string) =>
+  `${prefix}${randomBytes(10).toString('base64url').replace(/[-_]/g, 'X').slice(0, 14)}`;
+
+function addMonths(seconds: number, months: number): number {
+  const date = new Date(seconds * 1000);
+  date.setUTCMonth(date.getUTCMonth() + months);
+  return Math.floor(date.getTime() / 1000);
+}
+
+function error(status: number, description: string) {
+  return HttpResponse.json(
+    {
+      error: {
+        code: 'BAD_REQUEST_ERROR',
+        description,
+        source: 'business',
+        step: 'NA',
+        reason: 'input_validation_failed',
+        metadata: {},
+      },
+    },
+    { status },
+  );
+}
+
+const authorized = (request: Request) =>
+  /^Basic \S+/.test(request.headers.get('Authorization') ?? '');
+
+export const razorpayHandlers = [
+  http.post(`${RAZORPAY_URL}/v1/subscriptions`, async ({ request }) => {
+    if (!authorized(request)) return error(401, 'The api key provided is invalid');
+    const body = (await request.json()) as {
+      plan_id?: string;
+      total_count?: number;
+      notes?: Record<string, string>;
+      customer_notify?: boolean | number;
+    };
+    if (!body.plan_id || !body.total_count)
+      return error(400, 'plan_id and total_count are required');
+    const id = randomId('sub_');
+    const subscription: MockRazorpaySubscription = {
+      id,
+      entity: 'subscription',
+      plan_id: body.plan_id,
+      customer_id: null,
+      status: 'created',
+      current_start: null,
+      current_end: null,
+      ended_at: null,
+      quantity: 1,
+      notes: body.notes ?? {},
+      charge_at: null,
+      start_at: null,
+      end_at: null,
+      auth_attempts: 0,
+      total_count: body.total_count,
+      paid_count: 0,
+      customer_notify: Boolean(body.customer_notify ?? true),
+      created_at: now(),
+      expire_by: null,
+      // The payment link: the product's own demo page stands in for Razorpay's.
+      short_url: new URL(
+        `/demo/razorpay/pay/${id}`,
+        process.env.APP_URL ?? `http://localhost:${process.env.PORT ?? 3000}`,
+      ).href,
+      has_scheduled_changes: false,
+      change_scheduled_at: null,
+      source: 'api',
+      payment_method: null,
+      offer_id: null,
+      remaining_count: body.total_count,
+    };
+    updateMockState<State>(FILE, empty, (state) => {
+      state.subscriptions[id] = subscription;
+    });
+    return HttpResponse.json(subscription);
+  }),
+
+  http.get(`${RAZORPAY_URL}/v1/subscriptions/:id`, ({ request, params }) => {
+    if (!authorized(request)) return error(401, 'The api key provided is invalid');
+    const subscription = readMockState<State>(FILE, empty).subscriptions[String(params.id)];
+    if (!subscription) return error(400, 'The id provided does not exist');
+    return HttpResponse.json(subscription);
+  }),
+
+  http.post(`${RAZORPAY_URL}/v1/subscriptions/:id/cancel`, ({ request, params }) => {
+    if (!authorized(request)) return error(401, 'The api key provided is invalid');
+    const result = updateMockState<State, MockRazorpaySubscription | string>(
+      FILE,
+      empty,
+      (state) => {
+        const subscription = state.subscriptions[String(params.id)];
+        if (!subscription) return 'The id provided does not exist';
+        if (['cancelled', 'completed', 'expired'].includes(subscription.status))
+          return 'Subscription is not cancellable in cancelled status.';
+        subscription.status = 'cancelled';
+        subscription.ended_at = now();
+        return subscription;
+      },
+    );
+    return typeof result === 'string' ? error(400, result) : HttpResponse.json(result);
+  }),
+];
+
+export function getMockRazorpaySubscription(id: string): MockRazorpaySubscription | undefined {
+  return readMockState<State>(FILE, empty).subscriptions[id];
+}
+
+export type RazorpaySimulation = 'pay' | 'renew' | 'fail' | 'halt' | 'cancel';
+
+const EVENTS: Record<RazorpaySimulation, { event: string; payment: boolean }> = {
+  pay: { event: 'subscription.activated', payment: true },
+  renew: { event: 'subscription.charged', payment: true },
+  fail: { event: 'subscription.pending', payment: false },
+  halt: { event: 'subscription.halted', payment: false },
+  cancel: { event: 'subscription.cancelled', payment: false },
+};
+
+/**
+ * What happens at Razorpay: the member pays the link, a renewal is charged, a
+ * charge fails (the subscription goes pending, then halted) or it is
+ * cancelled. Changes the mock's state and returns the webhook Razorpay would
+ * send: its body, its event id and its signature.
+ */
+export function simulateRazorpay(id: string, what: RazorpaySimulation) {
+  const subscription = updateMockState<State, MockRazorpaySubscription | undefined>(
+    FILE,
+    empty,
+    (state) => {
+      const found = state.subscriptions[id];
+      if (!found) return undefined;
+      const months = DEMO_RAZORPAY_PLANS[found.plan_id]?.months ?? 1;
+      const at = now();
+      if (what === 'pay' || what === 'renew') {
+        const start = what === 'pay' ? at : (found.current_end ?? at);
+        Object.assign(found, {
+          status: 'active',
+          customer_id: found.customer_id ?? randomId('cust_'),
+          payment_method: 'card',
+          current_start: start,
+          current_end: addMonths(start, months),
+          charge_at: addMonths(start, months),
+          start_at: found.start_at ?? start,
+          paid_count: found.paid_count + 1,
+          remaining_count: found.total_count - found.paid_count - 1,
+          auth_attempts: 0,
+        });
+      } else if (what === 'fail') {
+        Object.assign(found, { status: 'pending', auth_attempts: found.auth_attempts + 1 });
+      } else if (what === 'halt') {
+        found.status = 'halted';
+      } else {
+        Object.assign(found, { status: 'cancelled', ended_at: at });
+      }
+      return found;
+    },
+  );
+  if (!subscription) return undefined;
+  const { event, payment } = EVENTS[what];
+  const body = JSON.stringify({
+    entity: 'event',
+    account_id: 'acc_DemoAccount0001',
+    event,
+    contains: payment ? ['subscription', 'payment'] : ['subscription'],
+    payload: {
+      subscription: { entity: subscription },
+      ...(payment
+        ? {
+            payment: {
+              entity: {
+                id: randomId('pay_'),
+                entity: 'payment',
+                amount: subscription.plan_id === 'plan_DemoYearly00001' ? 8800 : 800,
+                currency: 'USD',
+                status: 'captured',
+                method: 'card',
+                created_at: now(),
+              },
+            },
+          }
+        : {}),
+    },
+    created_at: now(),
+  });
+  return {
+    body,
+    eventId: randomId('evt_'),
+    signature: signRazorpayWebhook(
+      body,
+      process.env.RAZORPAY_WEBHOOK_SECRET || DEMO_RAZORPAY_WEBHOOK_SECRET,
+    ),
+  };
+}
+
+/** Razorpay's webhook signature: HMAC-SHA256 of the raw body with the webhook secret, in hex. */
+export function signRazorpayWebhook(body: string, secret: string): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+export function editMockRazorpaySubscription(
+  id: string,
+  change: (subscription: MockRazorpaySubscription) => void,
+) {
+  updateMockState<State>(FILE, empty, (state) => {
+    const found = state.subscriptions[id];
+    if (found) change(found);
+  });
+}
