@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'msw';
 import { anthropicHandlers } from './anthropic';
 import { paypalHandlers } from './paypal';
+import { razorpayHandlers } from './razorpay';
 import { unsplashHandlers } from './unsplash';
 import { youtubeHandlers } from './youtube';
 
@@ -12,7 +13,7 @@ export const vendorHandlers: Record<Vendor, RequestHandler[]> = {
   unsplash: unsplashHandlers,
   youtube: youtubeHandlers,
   paypal: paypalHandlers,
-  razorpay: [],
+  razorpay: razorpayHandlers,
 };
 
 export function handlersFor(mocked: Record<Vendor, boolean>): RequestHandler[] {

@@ -423,8 +423,8 @@ export async function syncSubscription(
   }
   if (state.status === 'cancelled') {
     if (row.status === 'cancelled' || row.status === 'expired') return 'unchanged';
-    // Cancelled at the provider: the period already paid for still counts.
-    const paidUntil = row.nextBillingAt ?? state.nextBillingAt ?? now;
+    // Cancelled at the provider: the period already paid for still counts (none if never paid).
+    const paidUntil = row.status === 'active' ? (row.nextBillingAt ?? now) : now;
     recordCancellation(row.id, now, paidUntil > now ? paidUntil : now);
     if (paidUntil <= now) expirePaidPeriods(now);
     return 'cancelled';

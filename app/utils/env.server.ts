@@ -93,7 +93,10 @@ export const envSchema = z.object({
   MOCK_MEDIA_FAIL: flag,
   MOCK_TRANSCRIPT_UNAVAILABLE: flag,
   BILLING_RECONCILE_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
-  MOCK_PAYPAL_FAIL: z.enum(['create', 'get', 'cancel']).optional(),
+  MOCK_PAYPAL_FAIL: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(['create', 'get', 'cancel']).optional(),
+  ),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

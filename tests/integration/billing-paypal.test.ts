@@ -292,7 +292,7 @@ describe('PayPal checkout', () => {
   it('outside demo mode: no demo approval page, and no PayPal button without credentials', async () => {
     const { cookie } = await member();
     const demo = await settle(get(paymentPage.loader, '/payment?plan=monthly', { cookie }));
-    expect(demo).toMatchObject({ providers: ['paypal'] });
+    expect(demo).toMatchObject({ providers: ['paypal', 'razorpay'] });
     const saved = { DEMO_MODE: process.env.DEMO_MODE, KEY: process.env.ANTHROPIC_API_KEY };
     process.env.DEMO_MODE = 'false';
     process.env.ANTHROPIC_API_KEY = 'sk-ant-configured';

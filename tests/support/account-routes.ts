@@ -29,6 +29,8 @@ export interface CallOptions {
   as?: 'json' | 'form';
   /** A raw body sent as is, with this Content-Type. */
   raw?: { body: string; contentType: string };
+  /** More request headers (e.g. a webhook's signature). */
+  headers?: Record<string, string>;
 }
 
 /** Calls a route's action the way the server would, with a POST of `body`. */
@@ -38,7 +40,7 @@ export async function post(
   body: Record<string, unknown> = {},
   options: CallOptions = {},
 ) {
-  const headers = new Headers();
+  const headers = new Headers(options.headers);
   if (options.cookie) headers.set('Cookie', options.cookie);
   let payload: string;
   if (options.raw) {

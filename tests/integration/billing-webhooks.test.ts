@@ -1,0 +1,323 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  outboxEmails,
+  paymentEvents,
+  receipts,
+  subscriptions,
+  users,
+  type PaymentProvider,
+} from '../../db/schema';
+import { approveMockPayPal, simulatePayPal, type PayPalSimulation } from '../../mocks/paypal';
+import { simulateRazorpay, type RazorpaySimulation } from '../../mocks/razorpay';
+import { post, settle } from '../support/account-routes';
+import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
+import { createUser } from '~/models/users.server';
+import * as apiPaypal from '~/routes/api/api.paypal';
+import * as apiRazorpayDetails from '~/routes/api/api.razorapydetails';
+import * as apiRazorpayPending from '~/routes/api/api.razorapypending';
+import * as paymentPage from '~/routes/member/payment';
+import * as paypalWebhook from '~/routes/api/webhooks.paypal';
+import * as razorpayWebhook from '~/routes/api/webhooks.razorpay';
+import { reconcileSubscriptions } from '~/services/billing.server';
+import { paypalWebhookId } from '~/services/vendors/paypal.server';
+import { createSession } from '~/utils/auth.server';
+import { db } from '~/utils/db.server';
+import { startVendorMocks } from '~/utils/mocks.server';
+
+/**
+ * Razorpay through its real SDK, and both providers' signed webhooks, against
+ * the HTTP mocks, with a real worker applying the stored events.
+ */
+let worker: WorkerProcess;
+beforeAll(async () => {
+  startVendorMocks();
+  worker = spawnWorker();
+  await worker.ready;
+});
+afterAll(async () => {
+  await stopWorker(worker);
+});
+
+let counter = 0;
+async function member() {
+  counter += 1;
+  const email = `hooked-${counter}-${Date.now()}@example.com`;
+  const user = await createUser({
+    email,
+    name: `Hooked ${counter}`,
+    password: 'long-enough-password',
+    plan: 'free',
+  });
+  const cookie = (await createSession(user.id)).split(';')[0]!;
+  return { user, cookie, email };
+}
+
+const customer = {
+  email: '',
+  firstName: 'Grace',
+  lastName: 'Hopper',
+  address: '1 Harvard Yard',
+  postalCode: '02138',
+  country: 'US',
+};
+
+async function json(response: unknown) {
+  const res = response as Response;
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** Checkout with Razorpay on /payment: the member lands on /pending; returns the subscription id. */
+async function razorpayCheckout(cookie: string, email: string, plan = 'monthly') {
+  const response = (await settle(
+    post(
+      paymentPage.action,
+      `/payment?plan=${plan}`,
+      { ...customer, email, provider: 'razorpay' },
+      { cookie, as: 'form' },
+    ),
+  )) as Response;
+  expect(response.status).toBe(302);
+  const location = new URL(response.headers.get('Location')!, 'http://localhost');
+  expect(location.pathname).toBe('/pending');
+  return location.searchParams.get('subscription_id')!;
+}
+
+async function paypalCheckout(cookie: string, email: string) {
+  const started = await json(
+    await post(
+      apiPaypal.action,
+      '/api/paypal',
+      {
+        planId: 'monthly',
+        email,
+        name: 'Ada',
+        lastName: 'Lovelace',
+        post: '10115',
+        address: '1 Analytical Street',
+        country: 'DE',
+      },
+      { cookie },
+    ),
+  );
+  const approve = new URL((started.body.links as { href: string }[])[0]!.href);
+  const back = new URL(approveMockPayPal(approve.searchParams.get('ba_token')!)!);
+  return back.searchParams.get('subscription_id')!;
+}
+
+function razorpayDelivery(id: string, what: RazorpaySimulation) {
+  const event = simulateRazorpay(id, what)!;
+  return {
+    send: () =>
+      post(
+        razorpayWebhook.action,
+        '/webhooks/razorpay',
+        {},
+        {
+          raw: { body: event.body, contentType: 'application/json' },
+          headers: {
+            'x-razorpay-signature': event.signature,
+            'x-razorpay-event-id': event.eventId,
+          },
+        },
+      ),
+    event,
+  };
+}
+
+function paypalDelivery(id: string, what: PayPalSimulation) {
+  const event = simulatePayPal(id, what, paypalWebhookId()!)!;
+  return () =>
+    post(
+      paypalWebhook.action,
+      '/webhooks/paypal',
+      {},
+      {
+        raw: { body: event.body, contentType: 'application/json' },
+        headers: event.headers,
+      },
+    );
+}
+
+const planOf = (userId: string) =>
+  db().select({ plan: users.plan }).from(users).where(eq(users.id, userId)).get()!.plan;
+const rowOf = (provider: PaymentProvider, id: string) =>
+  db().select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, id)).get()!;
+const receiptsOf = (userId: string) =>
+  db().select().from(receipts).where(eq(receipts.userId, userId)).all();
+const mailTo = (email: string) =>
+  db().select().from(outboxEmails).where(eq(outboxEmails.to, email)).all();
+const eventsFor = (subscriptionId: string) =>
+  db().select().from(paymentEvents).where(eq(paymentEvents.subscriptionId, subscriptionId)).all();
+
+async function eventually<T>(check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('Razorpay checkout', () => {
+  it('stays pending until paid, then activates from Razorpay’s word', async () => {
+    const { user, cookie, email } = await member();
+    const id = await razorpayCheckout(cookie, email);
+    const pending = await json(
+      await post(apiRazorpayPending.action, '/api/razorapypending', { sub: id }, { cookie }),
+    );
+    expect(pending.body).toMatchObject({ status: 'pending' });
+    expect(planOf(user.id)).toBe('free');
+    simulateRazorpay(id, 'pay'); // paid, with the webhook lost
+    const details = await json(
+      await post(
+        apiRazorpayDetails.action,
+        '/api/razorapydetails',
+        { subscriberId: id, plan: 'yearly' },
+        { cookie },
+      ),
+    );
+    expect(details.body).toMatchObject({
+      success: true,
+      plan: 'monthly',
+      session: { id, status: 'active' },
+    });
+    expect(planOf(user.id)).toBe('monthly');
+    expect(receiptsOf(user.id)).toEqual([
+      expect.objectContaining({ amountCents: 800, currency: 'USD' }),
+    ]);
+  });
+});
+
+describe('signed webhooks', () => {
+  it('refuses a forged or unsigned Razorpay webhook and stores nothing', async () => {
+    const { user, cookie, email } = await member();
+    const id = await razorpayCheckout(cookie, email);
+    const { event } = razorpayDelivery(id, 'pay');
+    for (const signature of [
+      '',
+      'deadbeef',
+      event.signature.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+    ]) {
+      const response = (await settle(
+        post(
+          razorpayWebhook.action,
+          '/webhooks/razorpay',
+          {},
+          {
+            raw: { body: event.body, contentType: 'application/json' },
+            headers: { 'x-razorpay-signature': signature, 'x-razorpay-event-id': event.eventId },
+          },
+        ),
+      )) as Response;
+      expect(response.status).toBe(400);
+    }
+    expect(eventsFor(rowOf('razorpay', id).id)).toEqual([]);
+    expect(planOf(user.id)).toBe('free');
+  });
+
+  it('refuses a forged PayPal webhook and stores nothing', async () => {
+    const { user, cookie, email } = await member();
+    const id = await paypalCheckout(cookie, email);
+    const event = simulatePayPal(id, 'activated', paypalWebhookId()!)!;
+    const forged = (await settle(
+      post(
+        paypalWebhook.action,
+        '/webhooks/paypal',
+        {},
+        {
+          raw: { body: event.body, contentType: 'application/json' },
+          headers: { ...event.headers, 'paypal-transmission-sig': 'Zm9yZ2Vk' },
+        },
+      ),
+    )) as Response;
+    expect(forged.status).toBe(400);
+    const unsigned = (await settle(
+      post(
+        paypalWebhook.action,
+        '/webhooks/paypal',
+        {},
+        { raw: { body: event.body, contentType: 'application/json' } },
+      ),
+    )) as Response;
+    expect(unsigned.status).toBe(400);
+    expect(eventsFor(rowOf('paypal', id).id)).toEqual([]);
+    expect(planOf(user.id)).toBe('free');
+  });
+
+  it('applies the same event delivered three times once: one activation, one receipt, one email', async () => {
+    const { user, cookie, email } = await member();
+    const id = await razorpayCheckout(cookie, email);
+    const delivery = razorpayDelivery(id, 'pay');
+    const responses = await Promise.all([delivery.send(), delivery.send(), delivery.send()]);
+    for (const response of responses) expect((response as Response).status).toBe(200);
+    await eventually(() => planOf(user.id) === 'monthly');
+    await eventually(() => mailTo(email).some((mail) => mail.subject.includes('receipt')));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(eventsFor(rowOf('razorpay', id).id)).toHaveLength(1);
+    expect(receiptsOf(user.id)).toHaveLength(1);
+    expect(mailTo(email).filter((mail) => mail.subject.includes('receipt'))).toHaveLength(1);
+  });
+
+  it('ends cancelled when the cancellation arrives before the activation it follows', async () => {
+    const { user, cookie, email } = await member();
+    const id = await paypalCheckout(cookie, email);
+    const activated = paypalDelivery(id, 'activated');
+    const cancelled = paypalDelivery(id, 'cancel');
+    expect(((await cancelled()) as Response).status).toBe(200);
+    expect(((await activated()) as Response).status).toBe(200);
+    await eventually(() => eventsFor(rowOf('paypal', id).id).length === 2);
+    await eventually(() => rowOf('paypal', id).status !== 'pending' && rowOf('paypal', id));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(rowOf('paypal', id).status).not.toBe('active');
+    expect(planOf(user.id)).toBe('free');
+  });
+
+  it('records a renewal: a new receipt, emailed, and the next billing moves', async () => {
+    const { user, cookie, email } = await member();
+    const id = await razorpayCheckout(cookie, email);
+    await razorpayDelivery(id, 'pay').send();
+    await eventually(() => receiptsOf(user.id).length === 1);
+    const firstNext = rowOf('razorpay', id).nextBillingAt!;
+    await razorpayDelivery(id, 'renew').send();
+    await eventually(() => receiptsOf(user.id).length === 2);
+    await eventually(
+      () => mailTo(email).filter((mail) => mail.subject.includes('receipt')).length === 2,
+    );
+    expect(rowOf('razorpay', id).nextBillingAt!.getTime()).toBeGreaterThan(firstNext.getTime());
+    expect(planOf(user.id)).toBe('monthly');
+  });
+
+  it('emails the member about a failed charge, and a halt drops them to free', async () => {
+    const { user, cookie, email } = await member();
+    const id = await razorpayCheckout(cookie, email);
+    await razorpayDelivery(id, 'pay').send();
+    await eventually(() => planOf(user.id) === 'monthly');
+    await razorpayDelivery(id, 'fail').send();
+    const failed = await eventually(() =>
+      mailTo(email).find((mail) => mail.subject.includes('payment failed')),
+    );
+    expect(failed.html).toContain('/subscription');
+    expect(planOf(user.id)).toBe('monthly');
+    await razorpayDelivery(id, 'halt').send();
+    await eventually(() => planOf(user.id) === 'free');
+  });
+
+  it('corrects a webhook lost on purpose in the reconciliation', async () => {
+    const { user, cookie, email } = await member();
+    const id = await razorpayCheckout(cookie, email);
+    simulateRazorpay(id, 'pay'); // the activation webhook never arrives
+    expect(planOf(user.id)).toBe('free');
+    const corrections = await reconcileSubscriptions();
+    expect(corrections).toContainEqual({
+      subscriptionId: rowOf('razorpay', id).id,
+      outcome: 'activated',
+    });
+    expect(planOf(user.id)).toBe('monthly');
+    // Idempotent: a second run finds nothing to correct for it.
+    expect(
+      (await reconcileSubscriptions()).some((c) => c.subscriptionId === rowOf('razorpay', id).id),
+    ).toBe(false);
+  });
+});
