@@ -13,7 +13,7 @@ import { appDatabase, closeAppDatabases, signUp } from '../support/members';
  * against the production build in demo mode: PayPal's API is the mock, and
  * its approval page is the demo stand-in.
  */
-describe('paid plans through PayPal in a browser', () => {
+describe('paid plans through PayPal and Razorpay in a browser', () => {
   let browser: Browser;
   const baseURL = inject('baseURL');
   const dataDir = inject('dataDir');
@@ -192,6 +192,51 @@ describe('paid plans through PayPal in a browser', () => {
     expect(planOf(member.email)).toBe('free');
     await page.getByRole('link', { name: 'Start Again' }).click();
     await page.waitForURL('**/pricing');
+    await page.context().close();
+  });
+
+  it('pays through Razorpay: pending, the payment link, verify, success; modify is refused; cancel keeps the plan', async () => {
+    const page = await newPage(browser, baseURL);
+    const member = await signUp(page, dataDir, { name: 'Grace Hopper' });
+    await page.goto('/payment?plan=monthly');
+    await fillPayment(page);
+    await page.getByRole('button', { name: 'Razorpay' }).click();
+    await page.waitForURL('**/pending?subscription_id=sub_*');
+    await page.getByRole('heading', { name: 'Payment Pending' }).waitFor();
+
+    await page.getByRole('button', { name: 'Verify Payment' }).click();
+    await toast(page, 'Payment is still pending');
+    expect(planOf(member.email)).toBe('free');
+
+    const [payTab] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('link', { name: 'Payment Link' }).click(),
+    ]);
+    await payTab.waitForLoadState();
+    await expect(payTab.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
+      'Monthly Plan',
+    );
+    await payTab.getByRole('button', { name: 'Pay' }).click();
+    await payTab.getByTestId('demo-paid').waitFor();
+    await payTab.close();
+
+    await page.getByRole('button', { name: 'Verify Payment' }).click();
+    await page.waitForURL(/\/success\?method=razorpay&subscription_id=sub_/);
+    await page.getByRole('heading', { name: 'Thank You' }).waitFor();
+    expect(planOf(member.email)).toBe('monthly');
+
+    await page.goto('/subscription');
+    await expect(page.getByTestId('summary-method').innerText()).resolves.toBe('Razorpay');
+    await expect(page.getByTestId('summary-start-time').innerText()).resolves.not.toBe('—');
+    await expect(page.getByTestId('summary-next-billing-time').innerText()).resolves.not.toBe('—');
+    await page.getByRole('button', { name: 'Modify Subscription' }).click();
+    await toast(page, 'You cannot modify the plan because you have subscribed via Razorpay');
+
+    await page.getByRole('button', { name: 'Cancel Subscription' }).click();
+    await toast(page, 'Subscription Cancelled');
+    await page.waitForURL('**/pricing');
+    await page.getByTestId('paid-until').waitFor();
+    expect(planOf(member.email)).toBe('monthly');
     await page.context().close();
   });
 });
