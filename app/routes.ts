@@ -22,5 +22,12 @@ export default [
   // The JSON API (and the status routes pages poll).
   ...(await group('api')),
   // Admins only: one layout whose loader requires an admin.
-  layout('routes/admin-layout.tsx', await group('admin')),
+  layout('routes/admin-layout.tsx', [
+    ...(await group('admin')),
+    ...Object.values(POLICY_PAGES).map((page) =>
+      route(`edit${page.path.slice(1)}`, 'routes/admin-policy-editor.tsx', {
+        id: `edit-policy-${page.key}`,
+      }),
+    ),
+  ]),
 ] satisfies RouteConfig;

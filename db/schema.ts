@@ -35,7 +35,10 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex('users_email_nocase_unique').on(sql`lower(${t.email})`),
-    index('users_plan_idx').on(t.plan),
+    index('users_plan_idx').on(t.plan, t.createdAt),
+    // The admin tables page members newest first, and list admins by role.
+    index('users_created_idx').on(t.createdAt),
+    index('users_role_idx').on(t.role),
   ],
 );
 
@@ -116,7 +119,11 @@ export const courses = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('courses_user_created_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('courses_user_created_idx').on(t.userId, t.createdAt),
+    index('courses_created_idx').on(t.createdAt),
+    index('courses_type_idx').on(t.type),
+  ],
 );
 
 export const topics = sqliteTable(
@@ -167,6 +174,10 @@ export const lessons = sqliteTable(
   (t) => [
     uniqueIndex('lessons_topic_position_unique').on(t.topicId, t.position),
     index('lessons_course_idx').on(t.courseId, t.ordinal),
+    // Only unfinished lessons: the admin dashboard counts what is generating now.
+    index('lessons_unfinished_idx')
+      .on(t.state, t.attempts)
+      .where(sql`${t.state} != 'done'`),
   ],
 );
 
@@ -293,15 +304,33 @@ export const paymentEvents = sqliteTable(
   ],
 );
 
-export const contacts = sqliteTable('contacts', {
-  id: text('id').primaryKey(),
-  firstName: text('first_name').notNull(),
-  lastName: text('last_name').notNull(),
-  email: text('email').notNull(),
-  phone: text('phone').notNull(),
-  message: text('message').notNull(),
-  createdAt: createdAt(),
-});
+export const contacts = sqliteTable(
+  'contacts',
+  {
+    id: text('id').primaryKey(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contacts_created_idx').on(t.createdAt)],
+);
+
+/** Every admin action that changes something: who, what and when. */
+export const adminAudit = sqliteTable(
+  'admin_audit',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action').notNull(),
+    detail: text('detail').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('admin_audit_created_idx').on(t.createdAt)],
+);
 
 export const POLICY_KEYS = ['terms', 'privacy', 'cancel', 'refund', 'billing'] as const;
 export type PolicyKey = (typeof POLICY_KEYS)[number];

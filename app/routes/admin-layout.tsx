@@ -1,6 +1,11 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { Outlet } from '@remix-run/react';
+import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import { NavLink, Outlet, useLoaderData, useLocation } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import adminStyles from '~/styles/admin.css?url';
 import { requireAdmin } from '~/utils/auth.server';
+import { env } from '~/utils/env.server';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }];
 
 /**
  * Every admin screen sits under this layout, so none can forget the check:
@@ -10,9 +15,69 @@ import { requireAdmin } from '~/utils/auth.server';
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return null;
+  return { demo: env().demo };
 }
 
+const ENTRIES = [
+  ['/dashboard', 'DashBoard'],
+  ['/users', 'Users'],
+  ['/courses', 'Courses'],
+  ['/paid', 'Paid Users'],
+  ['/admins', 'Admins'],
+  ['/contacts', 'Contacts'],
+  ['/editterms', 'Terms'],
+  ['/editprivacy', 'Privacy'],
+  ['/editcancellation', 'Cancellation'],
+  ['/editrefund', 'Refund'],
+  ['/editbilling', 'Subscription & Billing'],
+  ['/admin/queues', 'Queues'],
+] as const;
+const DEMO_ENTRIES = [
+  ['/admin/outbox', 'Outbox'],
+  ['/admin/billing-demo', 'Billing simulator'],
+] as const;
+
 export default function AdminLayout() {
-  return <Outlet />;
+  const { demo } = useLoaderData<typeof loader>();
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  useEffect(() => setOpen(false), [location.pathname]);
+  return (
+    <div className={`admin${open ? ' drawer-open' : ''}`}>
+      <header className="admin-header">
+        <button
+          type="button"
+          className="drawer-toggle"
+          aria-expanded={open}
+          aria-controls="admin-sidebar"
+          onClick={() => setOpen(!open)}
+        >
+          Menu
+        </button>
+        <p className="admin-title">Admin Panel</p>
+      </header>
+      <nav id="admin-sidebar" className="admin-sidebar" aria-label="Admin">
+        <ul>
+          {[...ENTRIES, ...(demo ? DEMO_ENTRIES : [])].map(([to, label]) => (
+            <li key={to}>
+              <NavLink to={to} prefetch="intent">
+                {label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {open ? (
+        <div
+          className="drawer-overlay"
+          data-testid="drawer-overlay"
+          onClick={() => setOpen(false)}
+          aria-hidden="true"
+        />
+      ) : null}
+      <main className="admin-main">
+        <Outlet />
+      </main>
+    </div>
+  );
 }

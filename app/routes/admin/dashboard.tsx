@@ -1,49 +1,96 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
-import { dashboardStats } from '~/models/admin-stats.server';
+import { useLoaderData } from '@remix-run/react';
+import { DonutChart } from '~/components/donut-chart';
+import { dashboardFigures, listAudit } from '~/models/admin.server';
 import { requireAdmin } from '~/utils/auth.server';
 
 export const meta: MetaFunction = () => [{ title: 'Admin Panel | CourseGen' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return dashboardStats();
+  const figures = dashboardFigures();
+  return {
+    ...figures,
+    recurringRevenue: figures.recurringCents / 100,
+    totalRevenue: figures.totalCents / 100,
+    audit: listAudit(15).map((entry) => ({
+      id: entry.id,
+      when: entry.createdAt.toISOString().replace('T', ' ').slice(0, 16),
+      who: entry.actorEmail,
+      action: entry.action,
+      detail: entry.detail,
+    })),
+  };
 }
 
-/** The admin panel's start: the dashboard's counts and the tools built so far. */
+const dollars = (value: number) =>
+  `$${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+
 export default function Dashboard() {
   const stats = useLoaderData<typeof loader>();
   const cards = [
-    {
-      label: 'Users',
-      value: String(stats.users),
-      detail: `${stats.paid} paid, ${stats.free} free`,
-    },
-    {
-      label: 'Courses',
-      value: String(stats.courses),
-      detail: `${stats.textType} theory & image, ${stats.videoType} video & theory`,
-    },
-    { label: 'Recurring Revenue', value: `$${stats.recurringRevenue}`, detail: 'active plans' },
+    ['Users', String(stats.users), `${stats.newMembers} new in the last 30 days`],
+    ['Courses', String(stats.courses), `${stats.newCourses} new in the last 30 days`],
+    ['Recurring Revenue', dollars(stats.recurringRevenue), 'per month, active plans'],
+    ['Total Revenue', dollars(stats.totalRevenue), 'all recorded payments'],
   ];
   return (
-    <section className="page">
-      <h1>Admin Panel</h1>
+    <section>
+      <h1>DashBoard</h1>
       <ul className="stat-cards" aria-label="Dashboard">
-        {cards.map((card) => (
-          <li key={card.label} className="card" data-testid={`stat-${card.label}`}>
-            <h2>{card.label}</h2>
-            <p className="stat-value">{card.value}</p>
-            <p className="muted">{card.detail}</p>
+        {cards.map(([label, value, detail]) => (
+          <li key={label} className="card" data-testid={`stat-${label}`}>
+            <h2>{label}</h2>
+            <p className="stat-value">{value}</p>
+            <p className="muted">{detail}</p>
           </li>
         ))}
       </ul>
-      <h2>Tools</h2>
-      <ul>
-        <li>
-          <Link to="/admin/outbox">Outbox</Link>: every email the demo mode kept instead of sending.
-        </li>
-      </ul>
+      <p data-testid="generation-now">
+        Generating now: {stats.lessonsGenerating} lessons, of which {stats.lessonsRetrying} are
+        retrying after a failure.
+      </p>
+      <div className="charts">
+        <DonutChart
+          title="Users"
+          slices={[
+            { label: 'Paid', value: stats.paid, color: 'var(--primary)' },
+            { label: 'Free', value: stats.free, color: '#0d9488' },
+          ]}
+        />
+        <DonutChart
+          title="Courses"
+          slices={[
+            { label: 'Text', value: stats.textType, color: 'var(--primary)' },
+            { label: 'Video', value: stats.videoType, color: '#d97706' },
+          ]}
+        />
+      </div>
+      <h2>Recent admin actions</h2>
+      {stats.audit.length === 0 ? (
+        <p>Nothing Found</p>
+      ) : (
+        <table data-testid="audit">
+          <thead>
+            <tr>
+              <th scope="col">When (UTC)</th>
+              <th scope="col">Who</th>
+              <th scope="col">Action</th>
+              <th scope="col">Detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {stats.audit.map((entry) => (
+              <tr key={entry.id}>
+                <td>{entry.when}</td>
+                <td>{entry.who}</td>
+                <td>{entry.action}</td>
+                <td>{entry.detail}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }

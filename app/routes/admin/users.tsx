@@ -1,0 +1,62 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { AdminTable } from '~/components/admin-table';
+import { FormFeedback } from '~/components/form-feedback';
+import { getPlan } from '~/domain/plans';
+import { listUsers } from '~/models/admin.server';
+import { adminRoleAction } from '../admin-role-action.server';
+import { requireAdmin } from '~/utils/auth.server';
+import { pageRequest } from '~/utils/paging.server';
+
+export const meta: MetaFunction = () => [{ title: 'Users | Admin Panel' }];
+
+/** Users (/users) and Paid Users (/paid, which re-exports this module). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const paidOnly = url.pathname === '/paid';
+  const paging = pageRequest(url, ['email', 'name', 'type', 'created'], 'created');
+  const page = listUsers(paging, { paidOnly });
+  return { paidOnly, ...page, q: paging.q, sort: paging.sort, dir: paging.dir };
+}
+
+export const action = ({ request }: ActionFunctionArgs) => adminRoleAction(request);
+
+export default function Users() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <section>
+      <h1>{data.paidOnly ? 'Paid Users' : 'Users'}</h1>
+      <FormFeedback result={result} />
+      <AdminTable
+        label={data.paidOnly ? 'Paid Users' : 'Users'}
+        info={data}
+        rows={data.rows}
+        rowKey={(row) => row.id}
+        columns={[
+          { key: 'email', label: 'Email', sortable: true, render: (row) => row.email },
+          { key: 'name', label: 'Name', sortable: true, render: (row) => row.name },
+          { key: 'type', label: 'Type', sortable: true, render: (row) => getPlan(row.type).name },
+          {
+            key: 'admin',
+            label: 'Admin',
+            render: (row) =>
+              row.role === 'member' ? (
+                <Form method="post">
+                  <input type="hidden" name="email" value={row.email} />
+                  <button type="submit" name="intent" value="add" className="button">
+                    Add Admin
+                  </button>
+                </Form>
+              ) : row.role === 'main_admin' ? (
+                'Main Admin'
+              ) : (
+                'Admin'
+              ),
+          },
+        ]}
+      />
+    </section>
+  );
+}

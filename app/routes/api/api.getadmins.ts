@@ -1,0 +1,25 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { listAdmins, listUsers } from '~/models/admin.server';
+import { requireApiAdmin } from '~/utils/auth.server';
+import { pageRequest } from '~/utils/paging.server';
+import { guardApi } from '~/utils/responses.server';
+import { apiUser } from '../admin-api.server';
+
+/** GET /api/getadmins -> {admins, users}: every admin ('no' = removable) and a page of members. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return guardApi('getadmins', async () => {
+    await requireApiAdmin(request);
+    const users = listUsers(
+      pageRequest(new URL(request.url), ['email', 'name', 'created'], 'created'),
+    );
+    return Response.json({
+      admins: listAdmins().map((admin) => ({
+        _id: admin.id,
+        email: admin.email,
+        mName: admin.name,
+        type: admin.role === 'main_admin' ? 'main' : 'no',
+      })),
+      users: users.rows.map(apiUser),
+    });
+  });
+}

@@ -1,0 +1,12 @@
+import { listContacts } from '~/models/admin.server';
+import { adminListRoute } from '../admin-api.server';
+
+/** GET /api/getcontact: contact messages, newest first, paged. */
+export const loader = adminListRoute('getcontact', ['email', 'created'], listContacts, (row) => ({
+  _id: row.id,
+  fname: row.firstName,
+  lname: row.lastName,
+  email: row.email,
+  phone: row.phone,
+  msg: row.message,
+}));

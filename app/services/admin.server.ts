@@ -1,0 +1,123 @@
+import type { Job } from 'bullmq';
+import type { PolicyKey } from '../../db/schema';
+import { fail, ok, type Result } from '~/domain/result';
+import { recordAudit, setRole } from '~/models/admin.server';
+import { savePolicy } from '~/models/policies.server';
+import { getUserByEmail, type User } from '~/models/users.server';
+import { billingEventQueue } from '~/queues/billing-event.server';
+import { certificateEmailQueue } from '~/queues/certificate-email.server';
+import { lessonQueue } from '~/queues/lesson.server';
+import { maintenanceQueue } from '~/queues/maintenance.server';
+import { outlineQueue } from '~/queues/outline.server';
+import { sanitizeHtml } from '~/utils/sanitize-html.server';
+
+/**
+ * What admins change: who is an admin, the five policy texts and stuck jobs.
+ * Every change is recorded in the audit log with who made it.
+ */
+export const ADMIN_MESSAGES = {
+  added: 'Admin added',
+  removed: 'Admin removed',
+  noSuchMember: 'No member has this email',
+  mainAdmin: 'The main admin cannot be removed',
+  self: 'You cannot remove yourself',
+  notAdmin: 'This member is not an admin',
+  alreadyAdmin: 'This member is already an admin',
+  saved: 'Policy saved',
+} as const;
+
+export function addAdmin(actor: User, email: string): Result<{ message: string }> {
+  const user = getUserByEmail(email);
+  if (!user) return fail(ADMIN_MESSAGES.noSuchMember, 404);
+  if (user.role !== 'member') return fail(ADMIN_MESSAGES.alreadyAdmin, 409);
+  setRole(user.id, 'admin');
+  recordAudit(actor, 'add-admin', user.email);
+  return ok({ message: ADMIN_MESSAGES.added });
+}
+
+export function removeAdmin(actor: User, email: string): Result<{ message: string }> {
+  const user = getUserByEmail(email);
+  if (!user) return fail(ADMIN_MESSAGES.noSuchMember, 404);
+  if (user.role === 'main_admin') return fail(ADMIN_MESSAGES.mainAdmin, 403);
+  if (user.id === actor.id) return fail(ADMIN_MESSAGES.self, 403);
+  if (user.role !== 'admin') return fail(ADMIN_MESSAGES.notAdmin, 409);
+  setRole(user.id, 'member');
+  recordAudit(actor, 'remove-admin', user.email);
+  return ok({ message: ADMIN_MESSAGES.removed });
+}
+
+/** Saves a policy text, sanitized on the way in (and again whenever it is shown). */
+export function savePolicyText(
+  actor: User,
+  key: PolicyKey,
+  html: string,
+): Result<{ message: string }> {
+  savePolicy(key, sanitizeHtml(html), actor.id);
+  recordAudit(actor, 'save-policy', key);
+  return ok({ message: ADMIN_MESSAGES.saved });
+}
+
+/** Every queue the worker serves, for the queue monitor. */
+const QUEUES = [
+  outlineQueue,
+  lessonQueue,
+  certificateEmailQueue,
+  billingEventQueue,
+  maintenanceQueue,
+];
+
+export async function queueOverview() {
+  return Promise.all(
+    QUEUES.map(async (definition) => {
+      const queue = definition.queue();
+      const counts = await queue.getJobCounts(
+        'waiting',
+        'active',
+        'delayed',
+        'failed',
+        'completed',
+        'prioritized',
+      );
+      const troubled = [
+        ...(await queue.getJobs(['failed'], 0, 19)),
+        ...(await queue.getJobs(['delayed'], 0, 49)).filter((job) => job.attemptsMade > 0),
+      ].slice(0, 20);
+      return {
+        name: definition.name,
+        counts: {
+          ...counts,
+          waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+        } as Record<string, number>,
+        jobs: await Promise.all(
+          troubled.map(async (job: Job) => ({
+            id: job.id ?? '',
+            state: await job.getState(),
+            attempts: job.attemptsMade,
+            error: job.failedReason ?? '',
+          })),
+        ),
+      };
+    }),
+  );
+}
+
+export async function changeJob(
+  actor: User,
+  queueName: string,
+  jobId: string,
+  what: 'retry' | 'remove',
+): Promise<Result<{ message: string }>> {
+  const definition = QUEUES.find((candidate) => candidate.name === queueName);
+  const job = definition && (await definition.queue().getJob(jobId));
+  if (!job) return fail('Job not found', 404);
+  if (what === 'retry') {
+    const state = await job.getState();
+    if (state === 'failed') await job.retry('failed');
+    else if (state === 'delayed') await job.promote();
+    else return fail('Only failed or waiting-to-retry jobs can be retried', 409);
+  } else {
+    await job.remove();
+  }
+  recordAudit(actor, `${what}-job`, `${queueName}/${jobId}`);
+  return ok({ message: what === 'retry' ? 'Job queued again' : 'Job removed' });
+}
