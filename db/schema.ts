@@ -37,7 +37,7 @@ export const users = sqliteTable(
     uniqueIndex('users_email_nocase_unique').on(sql`lower(${t.email})`),
     index('users_plan_idx').on(t.plan, t.createdAt),
     // The admin tables page members newest first, and list admins by role.
-    index('users_created_idx').on(t.createdAt),
+    index('users_created_idx').on(t.createdAt, t.id),
     index('users_role_idx').on(t.role),
   ],
 );
@@ -121,7 +121,7 @@ export const courses = sqliteTable(
   },
   (t) => [
     index('courses_user_created_idx').on(t.userId, t.createdAt),
-    index('courses_created_idx').on(t.createdAt),
+    index('courses_created_idx').on(t.createdAt, t.id),
     index('courses_type_idx').on(t.type),
   ],
 );
@@ -315,7 +315,7 @@ export const contacts = sqliteTable(
     message: text('message').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('contacts_created_idx').on(t.createdAt)],
+  (t) => [index('contacts_created_idx').on(t.createdAt, t.id)],
 );
 
 /** Every admin action that changes something: who, what and when. */

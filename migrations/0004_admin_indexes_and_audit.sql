@@ -10,10 +10,10 @@ CREATE TABLE `admin_audit` (
 --> statement-breakpoint
 CREATE INDEX `admin_audit_created_idx` ON `admin_audit` (`created_at`);--> statement-breakpoint
 DROP INDEX `users_plan_idx`;--> statement-breakpoint
-CREATE INDEX `users_created_idx` ON `users` (`created_at`);--> statement-breakpoint
+CREATE INDEX `users_created_idx` ON `users` (`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `users_role_idx` ON `users` (`role`);--> statement-breakpoint
 CREATE INDEX `users_plan_idx` ON `users` (`plan`,`created_at`);--> statement-breakpoint
-CREATE INDEX `contacts_created_idx` ON `contacts` (`created_at`);--> statement-breakpoint
-CREATE INDEX `courses_created_idx` ON `courses` (`created_at`);--> statement-breakpoint
+CREATE INDEX `contacts_created_idx` ON `contacts` (`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `courses_created_idx` ON `courses` (`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `courses_type_idx` ON `courses` (`type`);--> statement-breakpoint
 CREATE INDEX `lessons_unfinished_idx` ON `lessons` (`state`,`attempts`) WHERE "lessons"."state" != 'done';
