@@ -136,22 +136,37 @@ export async function confirmSubscription(
   if (state.status !== 'active') return fail(MESSAGES.ended, 410);
   if (!state.plan) return fail(MESSAGES.unknownPlan, 400);
 
+  const { subscription, receipt, created } = await applyActiveState(row, state.plan, state);
+  if (created) log.info('billing.activated', { userId: user.id, subscriptionId: row.id });
+  return ok({ subscription, provider: state, receipt });
+}
+
+/**
+ * Records an active subscription as the provider reported it (plan, period, last payment) and
+ * emails the payment's receipt once, whoever (return URL, webhook, reconciliation) gets here first.
+ */
+async function applyActiveState(
+  row: SubscriptionRow,
+  plan: PaidPlanId,
+  state: ProviderSubscription,
+) {
   const { receipt, created } = recordActivePayment(
     row.id,
     {
       status: 'active',
-      plan: state.plan,
-      amountCents: getPlan(state.plan).amountCents,
+      plan,
+      amountCents: getPlan(plan).amountCents,
       startedAt: state.startedAt,
       nextBillingAt: state.nextBillingAt,
     },
     state.lastPayment,
   );
-  if (created) log.info('billing.activated', { userId: user.id, subscriptionId: row.id });
-  const subscription = getSubscriptionByProviderId(providerName, providerSubscriptionId)!;
-  if (receipt && !receipt.emailedAt)
-    await emailReceiptOnce(receipt, subscription, subscription.customer?.email ?? user.email);
-  return ok({ subscription, provider: state, receipt });
+  const subscription = getSubscriptionByProviderId(row.provider, row.providerSubscriptionId)!;
+  if (receipt && !receipt.emailedAt) {
+    const to = subscription.customer?.email ?? getUserEmail(row.userId);
+    if (to) await emailReceiptOnce(receipt, subscription, to);
+  }
+  return { subscription, receipt, created };
 }
 
 function paidSubscriptionOf(user: User): Result<SubscriptionRow> {
@@ -402,22 +417,7 @@ export async function syncSubscription(
   if (!row) return 'unknown';
   const state = await PROVIDERS[providerName].fetchSubscription(providerSubscriptionId);
   if (state.status === 'active' && state.plan) {
-    const { receipt, created } = recordActivePayment(
-      row.id,
-      {
-        status: 'active',
-        plan: state.plan,
-        amountCents: getPlan(state.plan).amountCents,
-        startedAt: state.startedAt,
-        nextBillingAt: state.nextBillingAt,
-      },
-      state.lastPayment,
-    );
-    const after = getSubscriptionByProviderId(providerName, providerSubscriptionId)!;
-    if (receipt && !receipt.emailedAt) {
-      const to = after.customer?.email ?? getUserEmail(row.userId);
-      if (to) await emailReceiptOnce(receipt, after, to);
-    }
+    const { created } = await applyActiveState(row, state.plan, state);
     if (row.status !== 'active') return 'activated';
     return created ? 'paid' : 'unchanged';
   }

@@ -105,10 +105,14 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
     expect(subscriptionId).toMatch(/^I-/);
     expect(planOf(member.email)).toBe('monthly');
 
-    // The receipt: emailed once with its PDF, however often the page is reloaded.
+    // The receipt: emailed once with its PDF, however often the page is reloaded. The
+    // approval's webhook may have the worker send it, a moment after the page shows.
+    const receiptMails = () =>
+      mailTo(member.email).filter((mail) => mail.subject.includes('receipt'));
+    await expect.poll(() => receiptMails().length).toBe(1);
     await page.reload();
     await page.getByRole('heading', { name: 'Thank You' }).waitFor();
-    const receipts = mailTo(member.email).filter((mail) => mail.subject.includes('receipt'));
+    const receipts = receiptMails();
     expect(receipts).toHaveLength(1);
     expect(receipts[0]!.attachments[0]).toMatchObject({ contentType: 'application/pdf' });
     const attached = Buffer.from(receipts[0]!.attachments[0]!.base64, 'base64');
