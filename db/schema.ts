@@ -73,7 +73,15 @@ export const passwordResetTokens = sqliteTable(
 
 export const COURSE_TYPES = ['text', 'video'] as const;
 export type CourseType = (typeof COURSE_TYPES)[number];
-export const GENERATION_STATES = ['queued', 'running', 'retrying', 'done', 'failed'] as const;
+/** `cancelled`: the member gave up on an outline the AI could not write; it costs no more calls. */
+export const GENERATION_STATES = [
+  'queued',
+  'running',
+  'retrying',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
 export type GenerationState = (typeof GENERATION_STATES)[number];
 /** A lesson's image or video: fetched with the theory, retried on its own if the vendor failed. */
 export const MEDIA_STATES = ['pending', 'done', 'retrying'] as const;
@@ -94,6 +102,8 @@ export const outlines = sqliteTable(
     state: text('state', { enum: GENERATION_STATES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** How the last try failed (see describeAiFailure): `unusable` repeated tells the member. */
+    failureKind: text('failure_kind', { enum: ['transient', 'unusable', 'repeating'] }),
     /** Validated outline: [{ title, subtopics: [{ title }] }]. */
     result: text('result', { mode: 'json' }).$type<
       { title: string; subtopics: { title: string }[] }[]

@@ -4,10 +4,11 @@ import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { startVendorMocks } from '~/utils/mocks.server';
 import { closeAllQueues } from '~/queues/factory.server';
-import { scheduleMaintenance } from '~/queues/maintenance.server';
 import { closeRedis, workerRedis } from '~/utils/redis.server';
 import { registry } from './registry';
-import { cappedBackoffDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
+import { startSweeper } from './sweeper';
+import { retryDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
+import { describeAiFailure } from '~/services/vendors/ai.server';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -25,9 +26,9 @@ export async function startWorkers() {
       stalledInterval: lockDuration,
       ...registration.workerOptions,
       settings: {
-        backoffStrategy: (attemptsMade, type) =>
+        backoffStrategy: (attemptsMade, type, error) =>
           type === UNLIMITED_BACKOFF_TYPE
-            ? cappedBackoffDelay(attemptsMade, Math.random, JOB_BACKOFF_BASE_MS)
+            ? retryDelay(attemptsMade, describeAiFailure(error), JOB_BACKOFF_BASE_MS)
             : -1,
       },
     });
@@ -46,7 +47,8 @@ export async function startWorkers() {
   });
 
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  await scheduleMaintenance(env().BILLING_RECONCILE_MINUTES);
+  const sweeper = startSweeper(env().SWEEP_INTERVAL_MS, env().BILLING_RECONCILE_MINUTES);
+  await sweeper.firstRound;
   log.info('worker.ready', { queues: Object.keys(registry), pid: process.pid });
 
   let stopping: Promise<void> | undefined;
@@ -54,6 +56,7 @@ export async function startWorkers() {
   function stop() {
     stopping ??= (async () => {
       log.info('worker.stopping', { pid: process.pid });
+      await sweeper.stop();
       const closing = Promise.all(workers.map((worker) => worker.close()));
       const forced = new Promise<'timeout'>((resolve) =>
         setTimeout(() => resolve('timeout'), SHUTDOWN_GRACE_MS).unref(),

@@ -1,16 +1,25 @@
 import type { GenerationState as State } from '../../db/schema';
 
 /** What a job is doing, in words, with an indeterminate progress bar while it works. */
-export function generationText(state: State, attempts: number, what: string): string {
+export function generationText(
+  state: State,
+  attempts: number,
+  what: string,
+  jobServiceDown = false,
+): string {
   switch (state) {
     case 'queued':
-      return `Waiting to write ${what}…`;
+      return jobServiceDown
+        ? `Queued: writing ${what} will start when the job service is back.`
+        : `Waiting to write ${what}…`;
     case 'running':
       return `Writing ${what}…`;
     case 'retrying':
       return `The AI is busy. Retrying (attempt ${attempts + 1})…`;
     case 'failed':
       return `Could not write ${what}.`;
+    case 'cancelled':
+      return 'Cancelled.';
     case 'done':
       return 'Ready';
   }
@@ -21,16 +30,19 @@ export function GenerationState({
   attempts,
   what,
   testId,
+  jobServiceDown,
 }: {
   state: State;
   attempts: number;
   what: string;
   testId: string;
+  jobServiceDown?: boolean;
 }) {
+  const stopped = state === 'failed' || state === 'cancelled';
   return (
     <div className="generation-state" role="status" data-testid={testId} data-state={state}>
-      {state === 'failed' ? null : <progress aria-label={`Generating ${what}`} />}
-      <p>{generationText(state, attempts, what)}</p>
+      {stopped ? null : <progress aria-label={`Generating ${what}`} />}
+      <p>{generationText(state, attempts, what, jobServiceDown)}</p>
     </div>
   );
 }

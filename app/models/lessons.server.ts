@@ -217,3 +217,12 @@ function updateLessonFromClient({ lessonId, ...update }: ClientLessonUpdate) {
     .where(eq(lessons.id, lessonId))
     .run();
 }
+
+/** Lessons whose theory or media is still owed: the work the sweeper keeps a job for. */
+export function listUnfinishedLessons(): { lessonId: number; courseId: string; ordinal: number }[] {
+  return db()
+    .select({ lessonId: lessons.id, courseId: lessons.courseId, ordinal: lessons.ordinal })
+    .from(lessons)
+    .where(sql`${lessons.state} != 'done' OR ${lessons.mediaState} != 'done'`)
+    .all();
+}

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { outlines, type CourseType, type GenerationState } from '../../db/schema';
 import { db } from '~/utils/db.server';
 import { newId } from '~/utils/ids.server';
@@ -38,7 +38,7 @@ export function markOutlineRunning(id: string, failuresSoFar: number) {
   db()
     .update(outlines)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'running', updatedAt: new Date() })
-    .where(and(eq(outlines.id, id), isNull(outlines.result)))
+    .where(and(eq(outlines.id, id), isNull(outlines.result), ne(outlines.state, 'cancelled')))
     .run();
 }
 
@@ -46,23 +46,64 @@ export function markOutlineRunning(id: string, failuresSoFar: number) {
 export function storeOutlineResult(id: string, topics: OutlineTopics): boolean {
   const result = db()
     .update(outlines)
-    .set({ result: topics, state: 'done', lastError: null, updatedAt: new Date() })
-    .where(and(eq(outlines.id, id), isNull(outlines.result)))
+    .set({
+      result: topics,
+      state: 'done',
+      lastError: null,
+      failureKind: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(outlines.id, id), isNull(outlines.result), ne(outlines.state, 'cancelled')))
     .run();
   return result.changes === 1;
 }
 
-export function recordOutlineFailure(id: string, failures: number, message: string) {
+export function recordOutlineFailure(
+  id: string,
+  failures: number,
+  message: string,
+  kind: NonNullable<Outline['failureKind']>,
+) {
   db()
     .update(outlines)
     .set({
       state: 'retrying',
       attempts: failures,
       lastError: message.slice(0, 500),
+      failureKind: kind,
       updatedAt: new Date(),
     })
-    .where(and(eq(outlines.id, id), isNull(outlines.result)))
+    .where(and(eq(outlines.id, id), isNull(outlines.result), ne(outlines.state, 'cancelled')))
     .run();
+}
+
+/** The member gives up on an outline not written yet: no more tries. False if it was written. */
+export function cancelOutline(id: string): boolean {
+  return (
+    db()
+      .update(outlines)
+      .set({ state: 'cancelled', updatedAt: new Date() })
+      .where(and(eq(outlines.id, id), isNull(outlines.result)))
+      .run().changes === 1
+  );
+}
+
+/** The member changes the title of an outline not written yet: it starts again from try one. */
+export function retitleOutline(id: string, mainTopic: string): boolean {
+  return (
+    db()
+      .update(outlines)
+      .set({
+        mainTopic,
+        state: 'queued',
+        attempts: 0,
+        lastError: null,
+        failureKind: null,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(outlines.id, id), isNull(outlines.result)))
+      .run().changes === 1
+  );
 }
 
 /** Links the outline to the course made from it, once; false if it already has one. */
@@ -85,9 +126,14 @@ export interface OutlineStatus {
   courseType: CourseType;
   topics: OutlineTopics | null;
   courseId: string | null;
+  /** The AI's answers kept being unusable: the member is asked to change the title or cancel. */
+  unusable: boolean;
   /** Changes whenever anything above does (for long polling). */
   version: string;
 }
+
+/** Tries whose answers could not be used before the member is told so. */
+export const UNUSABLE_NOTICE_AFTER = 3;
 
 export function outlineStatus(outline: Outline): OutlineStatus {
   return {
@@ -98,6 +144,17 @@ export function outlineStatus(outline: Outline): OutlineStatus {
     courseType: outline.courseType,
     topics: outline.result ?? null,
     courseId: outline.courseId,
-    version: `${outline.state}:${outline.attempts}:${outline.courseId ?? ''}`,
+    unusable: outline.failureKind === 'unusable' && outline.attempts >= UNUSABLE_NOTICE_AFTER,
+    version: `${outline.state}:${outline.attempts}:${outline.courseId ?? ''}:${outline.mainTopic}`,
   };
+}
+
+/** Outlines still owed by the AI (not written, not cancelled): the work the sweeper keeps a job for. */
+export function listUnfinishedOutlineIds(): string[] {
+  return db()
+    .select({ id: outlines.id })
+    .from(outlines)
+    .where(and(isNull(outlines.result), ne(outlines.state, 'cancelled')))
+    .all()
+    .map((row) => row.id);
 }

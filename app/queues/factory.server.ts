@@ -2,7 +2,7 @@ import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { z } from 'zod';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
-import { producerRedis } from '~/utils/redis.server';
+import { producerRedis, waitForRedis } from '~/utils/redis.server';
 
 /**
  * Every queue is declared once with `defineQueue`: its name, the zod schema of
@@ -29,10 +29,52 @@ export interface DefinedQueue<S extends z.ZodType> {
   addBulk(items: { data: z.infer<S>; options?: JobsOptions }[]): Promise<Job[]>;
   /** The job of a payload, by the queue's job id rule. */
   findJob(data: z.infer<S>): Promise<Job | undefined>;
+  /**
+   * Gives every payload a live job: adds the missing ones and replaces those that finished
+   * without doing the work (a database restored to before it). Returns how many it (re)created.
+   * Needs a job id rule.
+   */
+  ensure(items: { data: z.infer<S>; options?: JobsOptions }[]): Promise<number>;
   close(): Promise<void>;
 }
 
 const open = new Map<string, Queue>();
+
+/** Redis is away: the work is saved in SQLite and the sweeper enqueues it when Redis is back. */
+export class JobServiceUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('The job service (Redis) is not reachable', { cause });
+    this.name = 'JobServiceUnavailable';
+  }
+}
+
+/**
+ * BullMQ waits for a connection that is not ready, so a request enqueueing during an outage
+ * would hang until Redis returns; this bounds the wait instead.
+ */
+const CONNECT_WAIT_MS = 1_500;
+
+async function connected() {
+  try {
+    await waitForRedis(CONNECT_WAIT_MS);
+  } catch (error) {
+    throw new JobServiceUnavailable(error);
+  }
+}
+
+/** A job in one of these states will still run (or is running); any other needs a new one. */
+const LIVE_STATES = new Set<string>([
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+]);
+
+const FINISHED_STATES = new Set<string>(['completed', 'failed']);
+
+/** How many jobs the sweeper looks up at once. */
+const ENSURE_BATCH = 200;
 
 export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>): DefinedQueue<S> {
   const { name, payload } = definition;
@@ -67,15 +109,36 @@ export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>)
     queue,
     async add(data, options) {
       const { name: jobName, data: parsed, opts } = job(data, options);
+      await connected();
       return queue().add(jobName, parsed, opts);
     },
     async addBulk(items) {
       if (items.length === 0) return [];
+      await connected();
       return queue().addBulk(items.map((item) => job(item.data, item.options)));
     },
     async findJob(data) {
       const jobId = definition.jobId?.(payload.parse(data) as z.infer<S>);
       return jobId === undefined ? undefined : queue().getJob(jobId);
+    },
+    async ensure(items) {
+      if (!definition.jobId) throw new Error(`Queue ${name} has no job id rule to ensure jobs by`);
+      await connected();
+      let created = 0;
+      for (let start = 0; start < items.length; start += ENSURE_BATCH) {
+        const batch = items
+          .slice(start, start + ENSURE_BATCH)
+          .map((item) => job(item.data, item.options));
+        const states = await Promise.all(
+          batch.map((each) => queue().getJobState(String(each.opts.jobId))),
+        );
+        const lost = batch.filter((_, index) => !LIVE_STATES.has(states[index]!));
+        const finished = batch.filter((_, index) => FINISHED_STATES.has(states[index]!));
+        await Promise.all(finished.map((each) => queue().remove(String(each.opts.jobId))));
+        if (lost.length > 0) await queue().addBulk(lost);
+        created += lost.length;
+      }
+      return created;
     },
     async close() {
       const existing = open.get(name);

@@ -10,7 +10,9 @@ export const lessonQueue = defineQueue({
     lessonId: z.number().int().positive(),
     courseId: z.string().min(1).max(64),
   }),
-  jobId: ({ lessonId }) => `lesson-${lessonId}`,
+  // The course id is random and never reused, so no restored database or shared Redis can
+  // hand a new lesson the id of an old job (row ids can come back after a restore).
+  jobId: ({ lessonId, courseId }) => `lesson-${courseId}-${lessonId}`,
   defaultJobOptions: retryForeverOptions,
 });
 export type LessonPayload = z.infer<typeof lessonQueue.payload>;
@@ -34,21 +36,24 @@ export function enqueueLessons(items: (LessonPayload & { priority: number })[]) 
  */
 export async function prioritiseLesson(payload: LessonPayload) {
   const job = await lessonQueue.findJob(payload);
-  if (!job) {
-    await enqueueLessons([{ ...payload, priority: WAITED_FOR_PRIORITY }]);
-    return 'enqueued';
-  }
-  const state = await job.getState();
-  if ((state === 'prioritized' || state === 'waiting') && job.priority !== WAITED_FOR_PRIORITY) {
+  const state = job ? await job.getState() : 'unknown';
+  if (job && (state === 'prioritized' || state === 'waiting')) {
+    if (job.priority === WAITED_FOR_PRIORITY) return state;
     await job.changePriority({ priority: WAITED_FOR_PRIORITY });
     return 'prioritised';
   }
-  if (state === 'failed' || state === 'completed') {
-    // Finished without a lesson (e.g. stalled too often): start it afresh.
-    await job.remove();
-    await enqueueLessons([{ ...payload, priority: WAITED_FOR_PRIORITY }]);
-    log.warn('lesson.requeued', { lessonId: payload.lessonId, previousState: state });
-    return 'enqueued';
-  }
-  return state;
+  if (state === 'active' || state === 'delayed') return state;
+  await lessonQueue.ensure([{ data: payload, options: { priority: WAITED_FOR_PRIORITY } }]);
+  log.warn('lesson.requeued', { ...payload, previousState: state });
+  return 'enqueued';
+}
+
+/** Every unfinished lesson gets a live job again, in course order (the sweeper's half for lessons). */
+export function ensureLessonJobs(lessons: (LessonPayload & { ordinal: number })[]) {
+  return lessonQueue.ensure(
+    lessons.map(({ ordinal, ...data }) => ({
+      data,
+      options: { priority: aheadPriority(ordinal) },
+    })),
+  );
 }

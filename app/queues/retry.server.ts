@@ -1,4 +1,5 @@
-import type { JobsOptions } from 'bullmq';
+import type { Job, JobsOptions } from 'bullmq';
+import { log } from '~/utils/logger.server';
 
 /**
  * "Retry without limit": BullMQ needs a number, so a count no job will ever
@@ -9,15 +10,35 @@ export const BACKOFF_BASE_MS = 1_000;
 export const BACKOFF_CAP_MS = 60_000;
 export const UNLIMITED_BACKOFF_TYPE = 'capped-exponential';
 
+/** The cap for failures that repeat (an unusable answer, a refusal): each try is a paid call. */
+export const REPEATING_BACKOFF_CAP_MS = 60 * 60_000;
+
 /** Delay before try `attemptsMade + 1`: exponential, capped, with ±20% jitter so retries spread out. */
 export function cappedBackoffDelay(
   attemptsMade: number,
   random: () => number = Math.random,
   baseMs = BACKOFF_BASE_MS,
+  capMs = BACKOFF_CAP_MS,
 ): number {
   const exponent = Math.min(Math.max(attemptsMade - 1, 0), 30);
-  const delay = Math.min(BACKOFF_CAP_MS, baseMs * 2 ** exponent);
+  const delay = Math.min(capMs, baseMs * 2 ** exponent);
   return Math.round(delay * (0.8 + random() * 0.4));
+}
+
+/**
+ * The delay before the next try of a job that failed: the provider's Retry-After when it gave
+ * one, else the short capped backoff for transient failures and the long one for repeating ones.
+ */
+export function retryDelay(
+  attemptsMade: number,
+  failure: { kind: 'transient' | 'unusable' | 'repeating'; retryAfterMs?: number },
+  baseMs = BACKOFF_BASE_MS,
+  random: () => number = Math.random,
+): number {
+  if (failure.retryAfterMs !== undefined)
+    return Math.min(failure.retryAfterMs, REPEATING_BACKOFF_CAP_MS);
+  const cap = failure.kind === 'transient' ? BACKOFF_CAP_MS : REPEATING_BACKOFF_CAP_MS;
+  return cappedBackoffDelay(attemptsMade, random, baseMs, cap);
 }
 
 export const retryForeverOptions: JobsOptions = {
@@ -30,4 +51,20 @@ export const retryForeverOptions: JobsOptions = {
 /** A failure as one line for the job's row and log: "Name: message". */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * Progress is for the queue monitor only: a job whose Redis key vanished (Redis restarted
+ * empty) must not fail, and above all must not record that as a failure of the work it did.
+ */
+export async function reportProgress(job: Job, percent: number) {
+  try {
+    await job.updateProgress(percent);
+  } catch (error) {
+    log.warn('job.progress_lost', {
+      queue: job.queueName,
+      jobId: job.id,
+      error: errorMessage(error),
+    });
+  }
 }

@@ -13,9 +13,11 @@ import {
   type NewTopic,
 } from '~/models/courses.server';
 import {
+  cancelOutline,
   claimOutline,
   createOutline,
   getOutlineForUser,
+  retitleOutline,
   type Outline,
 } from '~/models/outlines.server';
 import type { User } from '~/models/users.server';
@@ -24,6 +26,7 @@ import { fail, ok, type Result } from '~/domain/result';
 import { aiAllowance } from '~/services/ai-allowance.server';
 import { log } from '~/utils/logger.server';
 import { tooManyRequestsFailure } from '~/utils/rate-limit.server';
+import { jobServiceUp } from '~/utils/redis.server';
 
 /**
  * What the web process does for course generation: check the member's plan
@@ -51,13 +54,61 @@ export async function startOutline(
 
 /** Enqueues the outline's job unless it is done; a no-op when the job exists. */
 export async function ensureOutlineJob(outline: Outline) {
-  if (outline.result) return;
+  if (outline.result || outline.state === 'cancelled') return;
   try {
     await outlineQueue.add({ outlineId: outline.id });
   } catch (error) {
-    // The row stays queued; the next visit of /topics enqueues it again.
-    log.error('outline.enqueue_failed', { outlineId: outline.id, error });
+    // The row stays queued; the worker's sweep enqueues it when Redis is back.
+    log.warn('outline.enqueue_failed', { outlineId: outline.id, error });
   }
+}
+
+/** Drops the outline's pending try (waiting out a backoff); a running one finds the row changed. */
+async function dropOutlineJob(outlineId: string) {
+  try {
+    await (await outlineQueue.findJob({ outlineId }))?.remove();
+  } catch (error) {
+    log.warn('outline.job_not_removed', { outlineId, error });
+  }
+}
+
+/** The member gives up on an outline the AI could not write: it costs no more calls. */
+export async function cancelOutlineOf(user: User, outlineId: string): Promise<Result<Outline>> {
+  const outline = getOutlineForUser(outlineId, user.id);
+  if (!outline) return fail('Not Found', 404);
+  if (!cancelOutline(outline.id)) return fail('The outline is already written', 409);
+  await dropOutlineJob(outline.id);
+  return ok(getOutlineForUser(outlineId, user.id)!);
+}
+
+/**
+ * The member changes the title of an outline the AI could not write, and it starts again at
+ * once (no backoff). The outline was paid for when it was asked for, so this costs no allowance.
+ */
+export async function retitleOutlineOf(
+  user: User,
+  outlineId: string,
+  mainTopic: string,
+): Promise<Result<Outline>> {
+  const outline = getOutlineForUser(outlineId, user.id);
+  if (!outline) return fail('Not Found', 404);
+  if (!retitleOutline(outline.id, mainTopic)) return fail('The outline is already written', 409);
+  await dropOutlineJob(outline.id);
+  const retitled = getOutlineForUser(outlineId, user.id)!;
+  await ensureOutlineJob(retitled);
+  return ok(retitled);
+}
+
+/** A generation status as the page shows it: queued work says when it waits for Redis. */
+export function withJobService<T extends { version: string }>(
+  status: T,
+): T & { jobServiceDown: boolean } {
+  const down = !jobServiceUp();
+  return {
+    ...status,
+    jobServiceDown: down,
+    version: down ? `${status.version}:down` : status.version,
+  };
 }
 
 async function enqueueCourseLessons(courseId: string, created: CreatedLesson[]) {
@@ -72,8 +123,8 @@ async function enqueueCourseLessons(courseId: string, created: CreatedLesson[]) 
       })),
     );
   } catch (error) {
-    // The rows stay queued; opening the course enqueues them again.
-    log.error('lesson.enqueue_failed', { courseId, error });
+    // The rows stay queued; the worker's sweep enqueues them when Redis is back.
+    log.warn('lesson.enqueue_failed', { courseId, error });
   }
 }
 

@@ -71,6 +71,8 @@ export const envSchema = z.object({
   LOGO_URL: z.string().optional(),
 
   JOB_LOCK_MS: positiveInt(30_000),
+  /** How often each worker gives due work whose job Redis lost a job again. */
+  SWEEP_INTERVAL_MS: positiveInt(60_000),
   JOB_BACKOFF_BASE_MS: positiveInt(1_000),
   /** Lesson jobs one worker runs at once; unset means every lesson of a course at once. */
   LESSON_CONCURRENCY: z.coerce.number().int().positive().optional(),

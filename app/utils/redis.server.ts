@@ -44,19 +44,25 @@ export function workerRedis(): Redis {
   return pool.worker;
 }
 
+/** Whether jobs can be enqueued right now (the producer connection is up). */
+export function jobServiceUp(): boolean {
+  return producerRedis().status === 'ready';
+}
+
 /** Resolves once the producer connection is ready, or rejects after `timeoutMs`. */
 export async function waitForRedis(timeoutMs = 5000): Promise<void> {
   const redis = producerRedis();
   if (redis.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`Redis at ${redisUrl()} did not answer`)),
-      timeoutMs,
-    );
-    redis.once('ready', () => {
+    const onReady = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error(`Redis at ${redisUrl()} did not answer`));
+    }, timeoutMs);
+    redis.once('ready', onReady);
   });
 }
 

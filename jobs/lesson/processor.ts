@@ -21,7 +21,7 @@ import {
   type Image,
 } from '~/services/vendors/media.server';
 import { log } from '~/utils/logger.server';
-import { errorMessage } from '~/queues/retry.server';
+import { errorMessage, reportProgress } from '~/queues/retry.server';
 import { lessonQueue } from '~/queues/lesson.server';
 
 interface FoundMedia {
@@ -101,7 +101,7 @@ export async function processLesson(job: Job) {
   if (lesson.state === 'done' && lesson.mediaState === 'done') return { lessonId, skipped: true };
 
   markLessonRunning(lessonId, job.attemptsMade);
-  await job.updateProgress(10);
+  await reportProgress(job, 10);
   try {
     if (!lesson.theory) {
       const produced = await produceLesson(context);
@@ -117,7 +117,7 @@ export async function processLesson(job: Job) {
         // the media, filling only what that writer left empty.
         storeLessonMedia(lessonId, produced.found.media);
       keepPhoto(context, produced.found);
-      await job.updateProgress(80);
+      await reportProgress(job, 80);
       if (produced.mediaError && getLesson(lessonId)?.mediaState !== 'done')
         throw produced.mediaError;
     } else {
@@ -125,7 +125,7 @@ export async function processLesson(job: Job) {
       storeLessonMedia(lessonId, found.media);
       keepPhoto(context, found);
     }
-    await job.updateProgress(100);
+    await reportProgress(job, 100);
     return { lessonId };
   } catch (error) {
     const failures = job.attemptsMade + 1;

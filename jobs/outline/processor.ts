@@ -5,9 +5,9 @@ import {
   recordOutlineFailure,
   storeOutlineResult,
 } from '~/models/outlines.server';
-import { generateOutline } from '~/services/vendors/ai.server';
+import { describeAiFailure, generateOutline } from '~/services/vendors/ai.server';
 import { log } from '~/utils/logger.server';
-import { errorMessage } from '~/queues/retry.server';
+import { errorMessage, reportProgress } from '~/queues/retry.server';
 import { outlineQueue } from '~/queues/outline.server';
 
 /**
@@ -20,9 +20,10 @@ export async function processOutline(job: Job) {
   const outline = getOutline(outlineId);
   if (!outline) throw new UnrecoverableError(`Outline ${outlineId} was deleted`);
   if (outline.result) return { outlineId, topics: outline.result.length, skipped: true };
+  if (outline.state === 'cancelled') return { outlineId, cancelled: true };
 
   markOutlineRunning(outlineId, job.attemptsMade);
-  await job.updateProgress(10);
+  await reportProgress(job, 10);
   try {
     const topics = await generateOutline({
       mainTopic: outline.mainTopic,
@@ -30,11 +31,11 @@ export async function processOutline(job: Job) {
       topicCount: outline.topicCount,
     });
     storeOutlineResult(outlineId, topics);
-    await job.updateProgress(100);
+    await reportProgress(job, 100);
     return { outlineId, topics: topics.length };
   } catch (error) {
     const failures = job.attemptsMade + 1;
-    recordOutlineFailure(outlineId, failures, errorMessage(error));
+    recordOutlineFailure(outlineId, failures, errorMessage(error), describeAiFailure(error).kind);
     log.warn('outline.try_failed', {
       jobId: job.id,
       outlineId,

@@ -4,9 +4,14 @@ import { lessons, outlines } from '../../db/schema';
 import { lessonQueue } from '~/queues/lesson.server';
 import { courseStatus, deleteCourse, type CourseStatus } from '~/models/courses.server';
 import { listLessonsOfCourse, updateLessonsFromClient } from '~/models/lessons.server';
-import { getOutline } from '~/models/outlines.server';
+import { getOutline, outlineStatus, UNUSABLE_NOTICE_AFTER } from '~/models/outlines.server';
 import { createUser, type User } from '~/models/users.server';
-import { startCourse, startOutline } from '~/services/course-generation.server';
+import {
+  cancelOutlineOf,
+  retitleOutlineOf,
+  startCourse,
+  startOutline,
+} from '~/services/course-generation.server';
 import { db } from '~/utils/db.server';
 import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
 
@@ -152,6 +157,70 @@ describe('course generation with the real worker', () => {
     expect(
       db().select().from(outlines).where(eq(outlines.id, started.value.id)).get()?.courseId,
     ).toBeNull();
+  });
+
+  it('tells the member plainly when the answers keep being unusable, and a cancel stops the calls', async () => {
+    const worker = startWorker({ MOCK_AI_MALFORMED: 'always' });
+    await worker.ready;
+    const user = await member();
+    const started = await startOutline(user, {
+      mainTopic: 'Haskell',
+      subtopics: ['Monads'],
+      topicCount: 5,
+      type: 'text',
+    });
+    if (!started.ok) throw new Error(started.message);
+    const outlineId = started.value.id;
+    expect(outlineStatus(getOutline(outlineId)!).unusable).toBe(false);
+    const failing = await waitFor(() => {
+      const row = getOutline(outlineId)!;
+      return row.attempts >= UNUSABLE_NOTICE_AFTER ? row : undefined;
+    });
+    expect(failing.failureKind).toBe('unusable');
+    expect(outlineStatus(failing).unusable).toBe(true);
+
+    const cancelled = await cancelOutlineOf(user, outlineId);
+    expect(cancelled.ok && cancelled.value.state).toBe('cancelled');
+    const triesAt = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => line.includes('outline.try_failed') && line.includes(outlineId)).length;
+    // A try already under way may still end; after it, none starts.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const tries = triesAt(worker.output());
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect(triesAt(worker.output())).toBe(tries);
+    expect(getOutline(outlineId)).toMatchObject({ state: 'cancelled', result: null });
+    // Someone else's outline cannot be cancelled.
+    expect(await cancelOutlineOf(await member(), outlineId)).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+  });
+
+  it('starts again from the first try when the member changes the title', async () => {
+    const worker = startWorker({ MOCK_AI_MALFORMED: String(UNUSABLE_NOTICE_AFTER + 1) });
+    await worker.ready;
+    const user = await member();
+    const started = await startOutline(user, {
+      mainTopic: 'Prolog',
+      subtopics: ['Unification'],
+      topicCount: 5,
+      type: 'text',
+    });
+    if (!started.ok) throw new Error(started.message);
+    const outlineId = started.value.id;
+    await waitFor(() => (outlineStatus(getOutline(outlineId)!).unusable ? true : undefined));
+
+    const retitled = await retitleOutlineOf(user, outlineId, 'Logic Programming');
+    expect(retitled.ok && retitled.value).toMatchObject({ attempts: 0, state: 'queued' });
+    const done = await waitFor(() => {
+      const row = getOutline(outlineId)!;
+      return row.state === 'done' ? row : undefined;
+    });
+    expect(done.mainTopic).toBe('Logic Programming');
+    expect(done.result).toHaveLength(5);
+    expect(outlineStatus(done).unusable).toBe(false);
   });
 
   it('does every lesson exactly once when the worker is killed mid-lesson', async () => {

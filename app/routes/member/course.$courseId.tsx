@@ -19,7 +19,7 @@ import {
 } from '~/models/courses.server';
 import { getCompletion } from '~/models/completions.server';
 import { getLessonOfCourse, markLessonDone, parseCredit } from '~/models/lessons.server';
-import { keepCourseGenerating } from '~/services/course-generation.server';
+import { keepCourseGenerating, withJobService } from '~/services/course-generation.server';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
@@ -54,7 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!selected) throw new Response('Not Found', { status: 404 });
 
   const lesson = getLessonOfCourse(selected.id, course.id)!;
-  const status = courseStatus(course.id);
+  const status = withJobService(courseStatus(course.id));
   return {
     course: {
       id: course.id,
@@ -261,6 +261,7 @@ export default function CourseView() {
                 attempts={current?.attempts ?? lesson.attempts}
                 what="this lesson"
                 testId="lesson-status"
+                jobServiceDown={polled.jobServiceDown}
               />
               <noscript>
                 <meta httpEquiv="refresh" content="3" />

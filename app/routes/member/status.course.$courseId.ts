@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { courseStatus, getCourseForUser } from '~/models/courses.server';
+import { withJobService } from '~/services/course-generation.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { readWhenChanged, statusJson } from '~/utils/long-poll.server';
 
@@ -8,6 +9,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
   const course = getCourseForUser(params.courseId ?? '', user.id);
   if (!course) return statusJson({ success: false, message: 'Not Found' }, 404);
-  const status = await readWhenChanged(request, () => courseStatus(course.id));
+  const status = await readWhenChanged(request, () => withJobService(courseStatus(course.id)));
   return statusJson(status);
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { getOutlineForUser, outlineStatus } from '~/models/outlines.server';
+import { withJobService } from '~/services/course-generation.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { readWhenChanged, statusJson } from '~/utils/long-poll.server';
 
@@ -8,7 +9,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
   const status = await readWhenChanged(request, () => {
     const outline = getOutlineForUser(params.outlineId ?? '', user.id);
-    return outline ? outlineStatus(outline) : undefined;
+    return outline ? withJobService(outlineStatus(outline)) : undefined;
   });
   if (!status) return statusJson({ success: false, message: 'Not Found' }, 404);
   return statusJson(status);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
-import { AiOutputError, parseOutline, parsePromptOutline } from './ai.server';
+import Anthropic from '@anthropic-ai/sdk';
+import { AiOutputError, describeAiFailure, parseOutline, parsePromptOutline } from './ai.server';
 
 const request = { mainTopic: 'JavaScript', subtopics: ['Closures'], topicCount: 2 };
 const topic = (title: string) => ({ title, subtopics: [{ title: `${title} basics` }] });
@@ -61,5 +62,25 @@ describe('parsePromptOutline', () => {
       expect(topic.subtopics).toEqual(
         subtopics.slice(0, MAX_LESSONS_PER_TOPIC).map(({ title }) => ({ title })),
       );
+  });
+});
+
+describe('describeAiFailure', () => {
+  const apiError = (status: number, headers: Record<string, string> = {}) =>
+    Anthropic.APIError.generate(status, { error: { message: 'x' } }, 'x', new Headers(headers));
+
+  it('retries rate limits, overload and server errors soon, with their Retry-After', () => {
+    expect(describeAiFailure(apiError(429, { 'retry-after': '30' }))).toEqual({
+      kind: 'transient',
+      retryAfterMs: 30_000,
+    });
+    expect(describeAiFailure(apiError(529)).kind).toBe('transient');
+    expect(describeAiFailure(apiError(500)).kind).toBe('transient');
+    expect(describeAiFailure(new TypeError('fetch failed')).kind).toBe('transient');
+  });
+
+  it('slows down for answers that cannot be used and for refused requests', () => {
+    expect(describeAiFailure(new AiOutputError('not JSON')).kind).toBe('unusable');
+    expect(describeAiFailure(apiError(400)).kind).toBe('repeating');
   });
 });

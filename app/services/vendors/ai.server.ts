@@ -33,6 +33,31 @@ export class AiOutputError extends Error {
   override name = 'AiOutputError';
 }
 
+/**
+ * How a failed AI call should be retried: `transient` (rate limit, overload, server or network
+ * error) soon; `unusable` (the model answered with something we cannot accept) and `repeating`
+ * (any other refusal, e.g. a bad request) slowly, since trying again at once would only pay for
+ * the same answer. `retryAfterMs` is the provider's own Retry-After, when it sent one.
+ */
+export interface AiFailure {
+  kind: 'transient' | 'unusable' | 'repeating';
+  retryAfterMs?: number;
+}
+
+export function describeAiFailure(error: unknown): AiFailure {
+  if (error instanceof AiOutputError) return { kind: 'unusable' };
+  if (error instanceof Anthropic.APIError) {
+    const seconds = Number(error.headers?.get('retry-after'));
+    const retryAfterMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+    const status = error.status ?? 0;
+    const transient =
+      status === 0 || status === 408 || status === 409 || status === 429 || status >= 500;
+    return { kind: transient ? 'transient' : 'repeating', retryAfterMs };
+  }
+  // Network errors and the media vendors' failures: worth trying again soon.
+  return { kind: 'transient' };
+}
+
 let client: Anthropic | undefined;
 
 function anthropic(): Anthropic {

@@ -1,0 +1,35 @@
+import { scheduleMaintenance } from '~/queues/maintenance.server';
+import { sweepLostWork } from '~/services/work-sweeper.server';
+import { log } from '~/utils/logger.server';
+
+/**
+ * Runs the sweep at start and then every `intervalMs` in this process. It is a timer rather than
+ * a repeatable BullMQ job on purpose: a repeatable job lives in Redis and is lost with it, which
+ * is the very case the sweep is for. Each round also re-creates the maintenance schedules.
+ */
+export function startSweeper(intervalMs: number, reconcileEveryMinutes: number) {
+  let running: Promise<void> = Promise.resolve();
+  const round = () => {
+    running = running.then(async () => {
+      try {
+        await scheduleMaintenance(reconcileEveryMinutes);
+        await sweepLostWork();
+      } catch (error) {
+        // Redis is away: the next round tries again.
+        log.warn('sweep.failed', { error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+  };
+  round();
+  const firstRound = running;
+  const timer = setInterval(round, intervalMs);
+  timer.unref();
+  return {
+    firstRound,
+    /** Stops the timer and waits for a round in progress. */
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
