@@ -1,0 +1,203 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type RunningApp } from '../support/app-process';
+import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
+import { startOwnRedis, type OwnRedis } from '../support/own-redis';
+
+/**
+ * SQLite owns the work; Redis only runs it. Against a Redis of the test's own (so it can be
+ * taken away and brought back empty) and the real app (web + worker, demo mode), no page is
+ * loaded while the work is owed: only the worker's sweep can bring it back.
+ */
+const SETTINGS = { SWEEP_INTERVAL_MS: '1000', JOB_BACKOFF_BASE_MS: '100', JOB_LOCK_MS: '2000' };
+
+let redis: OwnRedis;
+const apps: RunningApp[] = [];
+const folders: string[] = [];
+
+beforeAll(async () => {
+  redis = await startOwnRedis();
+});
+afterEach(async () => {
+  await redis.start(); // a failed test may have left it stopped
+  closeAppDatabases();
+  await Promise.all(apps.splice(0).map((app) => app.stop()));
+});
+afterAll(async () => {
+  await redis?.stop();
+  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+/** The app on the test's Redis; `place` keeps the data folder and prefix across restarts. */
+async function start(place?: { dataDir: string; prefix: string }, extraEnv = {}) {
+  const env: Record<string, string> = { ...SETTINGS, REDIS_URL: redis.url, ...extraEnv };
+  if (place) Object.assign(env, { DATA_DIR: place.dataDir, REDIS_PREFIX: place.prefix });
+  const app = await startApp(env);
+  apps.push(app);
+  return { ...app, dataDir: place?.dataDir ?? app.dataDir };
+}
+
+function readOnly(dataDir: string) {
+  return new Database(path.join(dataDir, 'coursegen.sqlite'), {
+    readonly: true,
+    fileMustExist: true,
+  });
+}
+
+async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function memberClient(app: { baseURL: string; dataDir: string }) {
+  const member = createMember(app.dataDir);
+  const cookie = `__session=${await sessionCookieValue(app.dataDir, member)}`;
+  const headers = { Cookie: cookie, Origin: app.baseURL };
+  return {
+    async post(route: string, form: Record<string, string>) {
+      const started = Date.now();
+      const response = await fetch(`${app.baseURL}${route}`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form),
+        redirect: 'manual',
+      });
+      return {
+        response,
+        ms: Date.now() - started,
+        location: response.headers.get('location') ?? '',
+      };
+    },
+    async json(route: string) {
+      return (await (await fetch(`${app.baseURL}${route}`, { headers })).json()) as Record<
+        string,
+        unknown
+      >;
+    },
+  };
+}
+
+const COURSE = { topic: 'Sailing', subtopic: 'Knots', topicCount: '5', type: 'text' };
+
+function outlineState(dataDir: string, outlineId: string): string | undefined {
+  const db = readOnly(dataDir);
+  try {
+    return (
+      db.prepare('SELECT state FROM outlines WHERE id = ?').get(outlineId) as
+        { state: string } | undefined
+    )?.state;
+  } finally {
+    db.close();
+  }
+}
+
+/** Every lesson's theory and media, once all are done; undefined until then. */
+function finishedLessons(dataDir: string, courseId: string) {
+  const db = readOnly(dataDir);
+  try {
+    const rows = db
+      .prepare(
+        'SELECT id, state, media_state AS mediaState, theory FROM lessons WHERE course_id = ?',
+      )
+      .all(courseId) as { id: number; state: string; mediaState: string; theory: string | null }[];
+    return rows.length > 0 && rows.every((row) => row.state === 'done' && row.mediaState === 'done')
+      ? rows
+      : undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** /create, then Generate Course, as a member's browser posts them; returns the course id. */
+async function createCourse(client: Awaited<ReturnType<typeof memberClient>>, dataDir: string) {
+  const created = await client.post('/create', COURSE);
+  const outlineId = created.location.split('/topics/')[1]!;
+  await waitFor(() => outlineState(dataDir, outlineId) === 'done');
+  const generated = await client.post(`/topics/${outlineId}`, {});
+  return generated.location.split('/course/')[1]!;
+}
+
+describe('work owed in SQLite is done whatever Redis loses', () => {
+  it('finishes an outline and a course submitted while Redis is down, with no page load', async () => {
+    const app = await start();
+    const client = await memberClient(app);
+
+    await redis.stop();
+    const created = await client.post('/create', COURSE);
+    expect(created.response.status).toBe(302);
+    expect(created.ms).toBeLessThan(8_000);
+    const outlineId = created.location.split('/topics/')[1]!;
+    expect(await client.json(`/status/outline/${outlineId}`)).toMatchObject({
+      state: 'queued',
+      jobServiceDown: true,
+    });
+    await redis.start(); // empty: it never saw the job
+    await waitFor(() => outlineState(app.dataDir, outlineId) === 'done');
+
+    await redis.stop();
+    const generated = await client.post(`/topics/${outlineId}`, {});
+    expect(generated.response.status).toBe(302);
+    expect(generated.ms).toBeLessThan(8_000);
+    const courseId = generated.location.split('/course/')[1]!;
+    expect(finishedLessons(app.dataDir, courseId)).toBeUndefined();
+    await redis.start();
+    const lessons = await waitFor(() => finishedLessons(app.dataDir, courseId));
+    expect(lessons.length).toBeGreaterThan(0);
+    for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
+  });
+
+  it('ends with every lesson done when Redis restarts having lost everything mid-course', async () => {
+    // Slow lessons, two at a time: most are still owed when Redis goes.
+    const app = await start(undefined, { MOCK_AI_LATENCY_MS: '1000', LESSON_CONCURRENCY: '2' });
+    const client = await memberClient(app);
+    const courseId = await createCourse(client, app.dataDir);
+    expect(finishedLessons(app.dataDir, courseId)).toBeUndefined();
+
+    await redis.stop();
+    await redis.start();
+    const lessons = await waitFor(() => finishedLessons(app.dataDir, courseId));
+    for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
+  });
+
+  it('generates new and old courses after the database is restored from a backup', async () => {
+    const place = {
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-restore-')),
+      prefix: `coursegen-restore-${randomBytes(4).toString('hex')}`,
+    };
+    folders.push(place.dataDir);
+    const first = await start(place);
+    const client = await memberClient(first);
+    const backup = path.join(place.dataDir, 'backup.db');
+    const live = new Database(path.join(place.dataDir, 'coursegen.sqlite'));
+    await live.backup(backup);
+    live.close();
+    // Work done after the backup: its jobs stay in Redis, finished, and are then "forgotten".
+    for (let i = 0; i < 2; i += 1) {
+      const courseId = await createCourse(client, place.dataDir);
+      await waitFor(() => finishedLessons(place.dataDir, courseId));
+    }
+    closeAppDatabases();
+    await Promise.all(apps.splice(0).map((app) => app.stop()));
+
+    const dbFile = path.join(place.dataDir, 'coursegen.sqlite');
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
+    fs.copyFileSync(backup, dbFile);
+    const restored = await start(place);
+    const again = await memberClient(restored);
+    // Row ids after the restore repeat those of the forgotten courses.
+    for (let i = 0; i < 2; i += 1) {
+      const courseId = await createCourse(again, place.dataDir);
+      const lessons = await waitFor(() => finishedLessons(place.dataDir, courseId), 30_000);
+      for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
+    }
+  });
+});
