@@ -103,6 +103,8 @@ beforeAll(() => {
 
 afterEach(() => {
   delete process.env.AI_REQUESTS_PER_HOUR;
+  delete process.env.MOCK_AI_FAIL_FIRST;
+  delete process.env.MOCK_AI_FAIL_STATUS;
   delete process.env.MOCK_TRANSCRIPT_UNAVAILABLE;
   resetEnvForTests();
 });
@@ -369,6 +371,30 @@ describe('the AI and media /api routes', () => {
       body: { prompt: video.body.url },
     });
     expect(none.status).toBe(404);
+  });
+
+  it('answer /api/prompt within seconds after the AI is overloaded once, and say so when it stays so', async () => {
+    const { cookie } = await member();
+    const ask = async () => {
+      const started = Date.now();
+      const answer = await json(apiPrompt, {
+        path: '/api/prompt',
+        cookie,
+        body: { prompt: `Main topic: Sourdough ${started}\nNumber of topics: 5` },
+      });
+      return { ...answer, ms: Date.now() - started };
+    };
+    process.env.MOCK_AI_FAIL_STATUS = '529';
+    process.env.MOCK_AI_FAIL_FIRST = '1';
+    const once = await ask();
+    expect(once.status).toBe(200);
+    expect(once.ms).toBeLessThan(5_000);
+
+    process.env.MOCK_AI_FAIL_FIRST = '100';
+    const always = await ask();
+    expect(always.status).toBe(502);
+    expect(always.body.message).toBe('The AI service is unavailable. Please try again.');
+    expect(always.ms).toBeLessThan(10_000);
   });
 
   it('give an outline from /api/prompt that /api/course saves as it is', async () => {

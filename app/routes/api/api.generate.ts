@@ -15,7 +15,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const { prompt } = await requireValidBody(request, z.object({ prompt: requiredText(4000) }));
     await requireAiAllowance(user);
     try {
-      return Response.json({ success: true, text: await generateText(prompt, { maxRetries: 2 }) });
+      return Response.json({ success: true, text: await generateText(prompt, { retries: 2 }) });
     } catch (error) {
       log.warn('api.generate_failed', { userId: user.id, error });
       return vendorUnavailable('AI');

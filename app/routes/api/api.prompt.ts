@@ -15,7 +15,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const { prompt } = await requireValidBody(request, z.object({ prompt: requiredText(4000) }));
     await requireAiAllowance(user);
     try {
-      const outline = await outlineForPrompt(prompt, { maxRetries: 2 });
+      const outline = await outlineForPrompt(prompt, { retries: 2 });
       return Response.json({ success: true, generatedText: JSON.stringify(outline) });
     } catch (error) {
       log.warn('api.prompt_failed', { userId: user.id, error });

@@ -72,8 +72,27 @@ function anthropic(): Anthropic {
 }
 
 export interface CallOptions {
-  /** Retries inside the SDK (default 0: the job layer retries). */
-  maxRetries?: number;
+  /**
+   * Transient failures retried within this call, for a member waiting on the answer (default 0:
+   * the job layer retries). The SDK's own retries stay off everywhere: retrying in one place
+   * keeps the behaviour the same against the real API and its mock.
+   */
+  retries?: number;
+}
+
+const RETRY_WAIT_CAP_MS = 4_000;
+
+async function withRetries<T>(retries: number, call: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      const failure = describeAiFailure(error);
+      if (attempt >= retries || failure.kind !== 'transient') throw error;
+      const waitMs = Math.min(failure.retryAfterMs ?? 500 * 2 ** attempt, RETRY_WAIT_CAP_MS);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
 }
 
 const SYSTEM =
@@ -219,16 +238,15 @@ function includeMemberTopics(topics: OutlineTopic[], request: OutlineRequest): O
 }
 
 async function forceOutlineTool(prompt: string, options: CallOptions): Promise<unknown> {
-  const message = await anthropic().messages.create(
-    {
+  const message = await withRetries(options.retries ?? 0, () =>
+    anthropic().messages.create({
       model: env().ANTHROPIC_MODEL,
       max_tokens: 4096,
       system: SYSTEM,
       tools: [outlineTool],
       tool_choice: { type: 'tool', name: OUTLINE_TOOL },
       messages: [{ role: 'user', content: prompt }],
-    },
-    { maxRetries: options.maxRetries ?? 0 },
+    }),
   );
   const toolUse = message.content.find((block) => block.type === 'tool_use');
   if (toolUse) return toolUse.input;
@@ -279,14 +297,13 @@ export function parsePromptOutline(answer: unknown): Record<string, OutlineTopic
 const MARKDOWN_FENCES = ['markdown', 'md'];
 
 async function completeText(prompt: string, options: CallOptions = {}): Promise<string> {
-  const message = await anthropic().messages.create(
-    {
+  const message = await withRetries(options.retries ?? 0, () =>
+    anthropic().messages.create({
       model: env().ANTHROPIC_MODEL,
       max_tokens: 4096,
       system: SYSTEM,
       messages: [{ role: 'user', content: prompt }],
-    },
-    { maxRetries: options.maxRetries ?? 0 },
+    }),
   );
   const text = message.content
     .map((block) => (block.type === 'text' ? block.text : ''))
