@@ -21,6 +21,17 @@ describe('POST /theme', () => {
     expect(response.headers.get('Set-Cookie')).toMatch(/^theme=/);
   });
 
+  it.each(['/.//evil.example/x', '/%2e//evil.example', '/a/..//evil.example'])(
+    'never sends the browser to another host (%s)',
+    async (target) => {
+      const response = await post(
+        `theme=dark&redirectTo=${encodeURIComponent(target)}`,
+        'application/x-www-form-urlencoded',
+      );
+      expect(response.headers.get('Location')).toBe('/');
+    },
+  );
+
   it('refuses an unknown theme or an unreadable body with a 400, never a 500', async () => {
     for (const [body, type] of [
       ['theme=purple', 'application/x-www-form-urlencoded'],
