@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createRequestHandler } from '@remix-run/express';
+import { apiMethodGuard } from '~/utils/api-methods.server';
 import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express from 'express';
@@ -51,6 +52,13 @@ export async function startWebServer(buildDir = path.resolve('build')) {
       return;
     }
     next();
+  });
+  const refuseApiMethod = apiMethodGuard(build);
+  app.use((req, res, next) => {
+    const refused = refuseApiMethod(req.method, req.path);
+    if (!refused) return next();
+    if (refused.allow) res.set('Allow', refused.allow);
+    res.status(refused.status).json({ success: false, message: refused.message });
   });
   app.use(
     '/assets',

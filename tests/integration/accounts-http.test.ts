@@ -84,6 +84,14 @@ describe('accounts over HTTP', () => {
     expect(profile.status).toBe(200);
     expect(await profile.text()).toContain(email);
 
+    const deleted = await fetch(`${app.baseURL}/logout`, {
+      method: 'DELETE',
+      redirect: 'manual',
+      headers: { Cookie: cookie!, Origin: app.baseURL },
+    });
+    expect(deleted.status).toBe(405);
+    expect((await page('/profile', cookie)).status).toBe(200);
+
     const logout = await fetch(`${app.baseURL}/logout`, {
       method: 'POST',
       redirect: 'manual',
@@ -95,6 +103,20 @@ describe('accounts over HTTP', () => {
     const after = await page('/profile', cookie);
     expect(after.status).toBe(302);
     expect(after.headers.get('Location')).toBe('/signin?redirectTo=%2Fprofile');
+  });
+
+  it('answers an unknown API path or a wrong method with short JSON, logging no error', async () => {
+    const before = app.output().length;
+    const unknown = await fetch(`${app.baseURL}/api/no-such-route`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ success: false, message: 'Not Found' });
+    const wrong = await fetch(`${app.baseURL}/api/prompt`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('Allow')).toBe('POST');
+    expect(await wrong.json()).toEqual({ success: false, message: 'Method Not Allowed' });
+    const posted = await fetch(`${app.baseURL}/api/courses`, { method: 'PUT' });
+    expect(posted.status).toBe(405);
+    expect(app.output().slice(before)).not.toMatch(/"level":"error"|stack/);
   });
 
   it('answers 50 malformed bodies across the account routes with a 4xx and a message', async () => {

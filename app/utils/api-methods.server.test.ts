@@ -1,0 +1,38 @@
+import type { ServerBuild } from '@remix-run/node';
+import { describe, expect, it } from 'vitest';
+import { apiMethodGuard } from './api-methods.server';
+
+const route = (id: string, path: string | undefined, module: object, parentId = 'root') => ({
+  [id]: { id, path, parentId, module },
+});
+const build = {
+  routes: {
+    root: { id: 'root', path: '', module: { loader() {} } },
+    ...route('course', 'api/course', { loader() {}, action() {} }),
+    ...route('prompt', 'api/prompt', { action() {} }),
+    ...route('courses', 'api/courses', { loader() {} }),
+    ...route('home', 'home', { loader() {} }),
+  },
+} as unknown as Pick<ServerBuild, 'routes'>;
+
+describe('apiMethodGuard', () => {
+  const refuse = apiMethodGuard(build);
+
+  it('lets every method a route answers through, and every non-API path', () => {
+    expect(refuse('GET', '/api/course')).toBeNull();
+    expect(refuse('POST', '/api/course')).toBeNull();
+    expect(refuse('POST', '/api/prompt')).toBeNull();
+    expect(refuse('HEAD', '/api/courses')).toBeNull();
+    expect(refuse('DELETE', '/home')).toBeNull();
+  });
+
+  it('answers an unknown API path 404 and a method the route lacks 405 with Allow', () => {
+    expect(refuse('GET', '/api/nope')).toEqual({ status: 404, message: 'Not Found' });
+    expect(refuse('GET', '/api/prompt')).toEqual({
+      status: 405,
+      allow: 'POST',
+      message: 'Method Not Allowed',
+    });
+    expect(refuse('DELETE', '/api/courses')).toMatchObject({ status: 405, allow: 'GET, HEAD' });
+  });
+});

@@ -1,0 +1,37 @@
+import type { ServerBuild } from '@remix-run/node';
+
+export type ApiMethodRefusal = { status: 404 | 405; allow?: string; message: string };
+
+/**
+ * For `/api/*` paths: which methods each route answers, read once from the build's route
+ * modules (a loader answers GET and HEAD, an action the rest). Remix would answer an unknown
+ * API path with the HTML not-found page and a wrong method with an HTML error and a logged
+ * stack trace; an API client gets a short JSON answer instead.
+ */
+export function apiMethodGuard(build: Pick<ServerBuild, 'routes'>) {
+  const fullPath = (id: string): string => {
+    const route = build.routes[id];
+    if (!route) return '';
+    const parent = route.parentId ? fullPath(route.parentId) : '';
+    return route.path ? `${parent}/${route.path}` : parent;
+  };
+  const methods = new Map<string, { loader: boolean; action: boolean }>();
+  for (const [id, route] of Object.entries(build.routes)) {
+    const path = fullPath(id);
+    if (!route || !path.startsWith('/api/') || path.includes(':') || path.includes('*')) continue;
+    methods.set(path, {
+      loader: Boolean(route.module.loader),
+      action: Boolean(route.module.action),
+    });
+  }
+
+  return function refuse(method: string, path: string): ApiMethodRefusal | null {
+    if (!path.startsWith('/api/')) return null;
+    const route = methods.get(path.replace(/\/+$/, ''));
+    if (!route) return { status: 404, message: 'Not Found' };
+    const reading = method === 'GET' || method === 'HEAD';
+    if (reading ? route.loader : route.action) return null;
+    const allow = [...(route.loader ? ['GET', 'HEAD'] : []), ...(route.action ? ['POST'] : [])];
+    return { status: 405, allow: allow.join(', '), message: 'Method Not Allowed' };
+  };
+}
