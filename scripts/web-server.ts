@@ -4,7 +4,7 @@ import { createRequestHandler } from '@remix-run/express';
 import { apiMethodGuard } from '~/utils/api-methods.server';
 import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { checkBodySize } from '~/utils/body-limit.server';
@@ -24,14 +24,18 @@ export async function startWebServer(buildDir = path.resolve('build')) {
   // Behind a reverse proxy, req.ip is the client's only if we trust the proxy's header.
   app.set('trust proxy', TRUST_PROXY);
   app.use(compression());
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
     const nonce = randomBytes(16).toString('base64');
     res.locals.cspNonce = nonce;
     const headers = new Headers();
     applySecurityHeaders(headers, nonce, NODE_ENV === 'production');
     headers.forEach((value, name) => res.setHeader(name, value));
+    // req.secure reads X-Forwarded-Proto only from a trusted proxy.
+    if (req.secure)
+      res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     next();
   });
+  app.use(privateWhenSignedIn);
   app.use((req, res, next) => {
     const ownOrigins = [new URL(APP_URL).origin, `${req.protocol}://${req.get('host')}`];
     if (isCrossSiteRequest(req.method, req.get('origin'), ownOrigins)) {
@@ -82,6 +86,20 @@ export async function startWebServer(buildDir = path.resolve('build')) {
       resolve(server);
     });
   });
+}
+
+/**
+ * What is made for a signed-in member (pages, JSON) must not be kept by a shared cache or on
+ * the browser's disk. Routes that chose their own Cache-Control keep it.
+ */
+function privateWhenSignedIn(req: Request, res: Response, next: NextFunction) {
+  if (!req.headers.cookie?.includes('__session=')) return next();
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+    if (!res.getHeader('Cache-Control')) res.setHeader('Cache-Control', 'private, no-store');
+    return writeHead.apply(this, args);
+  } as Response['writeHead'];
+  next();
 }
 
 const isEntryPoint = process.argv[1]?.endsWith('scripts/web-server.ts');

@@ -83,6 +83,14 @@ describe('accounts over HTTP', () => {
     const profile = await page('/profile', cookie);
     expect(profile.status).toBe(200);
     expect(await profile.text()).toContain(email);
+    // Made for this member: kept by no shared cache and not on the browser's disk.
+    for (const path of ['/home', '/profile', '/api/courses']) {
+      const response = await page(path, cookie);
+      expect(response.headers.get('Cache-Control'), path).toBe('private, no-store');
+    }
+    // Plain http here (and no trusted proxy): no HSTS, whatever a client claims.
+    const claimed = await fetch(`${app.baseURL}/`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(claimed.headers.get('Strict-Transport-Security')).toBeNull();
 
     const deleted = await fetch(`${app.baseURL}/logout`, {
       method: 'DELETE',
