@@ -12,6 +12,17 @@ export interface SeedResult {
   generatedPassword?: string;
 }
 
+export class SeedConflict extends Error {
+  constructor(email: string) {
+    super(
+      `An account with ADMIN_EMAIL (${email}) already exists, and seeding did not create it, ` +
+        'so it will not be made main admin. Set ADMIN_EMAIL to an address no one has signed up ' +
+        'with (or delete that account) and start again.',
+    );
+    this.name = 'SeedConflict';
+  }
+}
+
 /** Creates the main admin once and the default policy texts; safe to run at every start. */
 export async function seed(): Promise<SeedResult> {
   seedDefaultPolicies();
@@ -19,11 +30,9 @@ export async function seed(): Promise<SeedResult> {
   // The main admin may have changed their email since the first start: one main admin only.
   const mainAdmin = db().select().from(users).where(eq(users.role, 'main_admin')).get();
   if (mainAdmin) return { adminEmail: mainAdmin.email };
-  const existing = getUserByEmail(ADMIN_EMAIL);
-  if (existing) {
-    db().update(users).set({ role: 'main_admin' }).where(eq(users.id, existing.id)).run();
-    return { adminEmail: existing.email };
-  }
+  // Never promote an account seeding did not create: whoever signed up first with ADMIN_EMAIL
+  // (e.g. while the web ran before its first seed) would own the product with their password.
+  if (getUserByEmail(ADMIN_EMAIL)) throw new SeedConflict(ADMIN_EMAIL);
   const generatedPassword = ADMIN_PASSWORD ? undefined : randomBytes(12).toString('base64url');
   const admin = await createUser({
     email: ADMIN_EMAIL,

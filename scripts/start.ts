@@ -5,7 +5,7 @@ import { closeDb, db } from '~/utils/db.server';
 import { EnvError, parseEnv } from '~/utils/env.server';
 import { ensureBuild } from './lib/build';
 import { findOrStartRedis } from './lib/redis';
-import { seed } from './seed';
+import { seed, SeedConflict } from './seed';
 
 /**
  * `npm start`: everything a fresh machine needs, then the web server and the
@@ -32,7 +32,10 @@ async function main() {
 
   ensureBuild(say);
   migrateDatabase(db());
-  const seeded = await seed();
+  const seeded = await seed().catch((error: unknown) => {
+    if (error instanceof SeedConflict) fail(error.message);
+    throw error;
+  });
   closeDb();
   if (seeded.generatedPassword) {
     say(`Main admin created: ${seeded.adminEmail} / ${seeded.generatedPassword}`);

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { policies, users } from '../../db/schema';
-import { getUserByEmail, verifyPassword } from '~/models/users.server';
+import { createUser, getUserByEmail, verifyPassword } from '~/models/users.server';
 import { db } from '~/utils/db.server';
 import { resetEnvForTests } from '~/utils/env.server';
-import { seed } from '../../scripts/seed';
+import { seed, SeedConflict } from '../../scripts/seed';
 
 describe('seeding at start', () => {
   it('creates one main admin with a password shown once, and the five policies', async () => {
@@ -41,5 +41,21 @@ describe('seeding at start', () => {
     const mainAdmins = db().select().from(users).where(eq(users.role, 'main_admin')).all();
     expect(mainAdmins.map((u) => u.email)).toEqual(['new-owner@example.com']);
     expect(getUserByEmail('owner@example.com')).toBeUndefined();
+  });
+
+  it('never promotes an account it did not create, and says what to do', async () => {
+    db().delete(users).run();
+    await createUser({
+      email: 'first@example.com',
+      name: 'Stranger',
+      password: 'their-own-password',
+    });
+    process.env.ADMIN_EMAIL = 'first@example.com';
+    resetEnvForTests();
+    const refused = seed();
+    await expect(refused).rejects.toBeInstanceOf(SeedConflict);
+    await expect(refused).rejects.toThrow(/ADMIN_EMAIL \(first@example\.com\) already exists/);
+    expect(getUserByEmail('first@example.com')!.role).toBe('member');
+    expect(db().select().from(users).where(eq(users.role, 'main_admin')).all()).toEqual([]);
   });
 });
