@@ -20,6 +20,21 @@ export function getOutboxEmail(id: number) {
   return db().select().from(outboxEmails).where(eq(outboxEmails.id, id)).get();
 }
 
+/** The secret part of a link that acts for its recipient (a password reset). */
+const SECRET_LINK = /(\/reset-password\/)[A-Za-z0-9_-]+/g;
+export const MASKED_SECRET = '•••';
+
+/**
+ * An outbox email as the admin `viewerEmail` may read it: a reset link in someone else's mail
+ * would let the admin take over that account (the main admin's included), so it is masked.
+ */
+export function getOutboxEmailFor(id: number, viewerEmail: string) {
+  const email = getOutboxEmail(id);
+  if (!email || email.to.toLowerCase() === viewerEmail.toLowerCase()) return email;
+  const mask = (value: string | null) => value?.replace(SECRET_LINK, `$1${MASKED_SECRET}`) ?? null;
+  return { ...email, html: mask(email.html), text: mask(email.text) };
+}
+
 /** Demo mode's mail: kept for admins to read instead of being delivered. */
 export function keepInOutbox(email: typeof outboxEmails.$inferInsert) {
   db().insert(outboxEmails).values(email).run();

@@ -14,6 +14,7 @@ import {
 } from '../support/account-routes';
 import { createUser, getUserByEmail } from '~/models/users.server';
 import { loader as outboxLoader } from '~/routes/admin/admin.outbox';
+import { loader as outboxEmailLoader } from '~/routes/admin/admin.outbox_.$id';
 import { action as apiData } from '~/routes/api/api.data';
 import { action as apiForgot } from '~/routes/api/api.forgot';
 import { action as apiProfile } from '~/routes/api/api.profile';
@@ -565,6 +566,28 @@ describe('roles', () => {
       messages: unknown[];
     };
     expect(Array.isArray(page.messages)).toBe(true);
+  });
+
+  it("shows an admin the reset links only of the admin's own mail", async () => {
+    const member = await signUp();
+    const memberToken = await requestReset(member.email);
+    const adminEmail = uniqueEmail('admin');
+    await createUser({ email: adminEmail, name: 'Boss', password: PASSWORD, role: 'admin' });
+    const adminCookie = sessionCookie(await signIn(adminEmail, PASSWORD));
+    const adminToken = await requestReset(adminEmail);
+    const read = async (to: string) => {
+      const id = String(emailsTo(to).at(-1)!.id);
+      return (await get(outboxEmailLoader, `/admin/outbox/${id}`, {
+        cookie: adminCookie,
+        params: { id },
+      })) as { html: string; text: string | null };
+    };
+
+    const others = await read(member.email);
+    expect(others.html).not.toContain(memberToken);
+    expect(others.text ?? '').not.toContain(memberToken);
+    expect(others.html).toContain('/reset-password/•••');
+    expect((await read(adminEmail)).html).toContain(`/reset-password/${adminToken}`);
   });
 
   it('drops the open mail relay /api/data', async () => {

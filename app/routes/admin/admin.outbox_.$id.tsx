@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { getOutboxEmail } from '~/models/outbox.server';
+import { getOutboxEmailFor } from '~/models/outbox.server';
 import { requireAdmin } from '~/utils/auth.server';
 
 export const meta: MetaFunction = () => [{ title: 'Email | CourseGen' }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   const id = Number(params.id);
-  const email = Number.isInteger(id) ? getOutboxEmail(id) : undefined;
+  const email = Number.isInteger(id) ? getOutboxEmailFor(id, admin.email) : undefined;
   if (!email) throw new Response('Not Found', { status: 404 });
   return {
     id: email.id,
