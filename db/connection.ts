@@ -21,13 +21,26 @@ export function databaseFile(dataDir: string) {
  * enforced foreign keys and a busy timeout for the other process's writes.
  */
 export function openDatabase(file: string): Db {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // The file holds password hashes and personal data: only the app's user may read it. SQLite
+  // gives the -wal and -shm files the main file's mode.
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  tightenMode(file, 0o600);
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return drizzle(sqlite, { schema }) as Db;
+}
+
+/** Narrows an existing file's mode (e.g. made 0644 by an older version); not ours, left alone. */
+function tightenMode(file: string, mode: number) {
+  try {
+    if ((fs.statSync(file).mode & 0o777) !== mode) fs.chmodSync(file, mode);
+  } catch {
+    // Owned by someone else (a read-only mount): opening it will say what is wrong.
+  }
 }
 
 export function migrateDatabase(db: Db) {

@@ -135,7 +135,7 @@ function readOrCreateSecret(dataDir: string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const secret = randomBytes(32).toString('hex');
     // `wx` so two processes starting together agree on the first secret written.
     try {

@@ -55,7 +55,7 @@ export async function findOrStartRedis(
   }
   const port = await freePort();
   const dir = path.join(dataDir, 'redis');
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   log(`Starting a private redis-server on 127.0.0.1:${port} (data in ${dir})`);
   const child = spawn(
     'redis-server',
