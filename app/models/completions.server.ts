@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { courseCompletions, courses, lessons, users } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { db, writeTransaction } from '~/utils/db.server';
 import { progressPercent } from '~/domain/progress';
 
 /**
@@ -97,7 +97,7 @@ export function recordCompletion(
 ):
   | { ok: true; completion: Completion; created: boolean }
   | { ok: false; reason: 'not-found' | 'incomplete' } {
-  return db().transaction((tx) => {
+  return writeTransaction((tx) => {
     const course = tx
       .select({ id: courses.id, mainTopic: courses.mainTopic, memberName: users.name })
       .from(courses)

@@ -9,7 +9,7 @@ import {
   type GenerationState,
   type MediaState,
 } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { db, writeTransaction } from '~/utils/db.server';
 import { newId } from '~/utils/ids.server';
 import { progressOf } from '~/domain/progress';
 
@@ -46,7 +46,7 @@ export function createCourseWithLessons(input: {
   type: CourseType;
   topics: NewTopic[];
 }): { course: Course; lessons: CreatedLesson[] } {
-  return db().transaction((tx) => {
+  return writeTransaction((tx) => {
     const course = tx
       .insert(courses)
       .values({ id: newId(), userId: input.userId, mainTopic: input.mainTopic, type: input.type })

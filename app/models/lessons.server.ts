@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { courses, lessons, type CourseType, type MediaState } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { db, writeTransaction } from '~/utils/db.server';
 
 /**
  * One row per lesson. Every write here touches exactly one lesson row and only
@@ -193,7 +193,7 @@ export interface ClientLessonUpdate {
 
 /** Applies a whole course's client updates in one transaction: all of them or none. */
 export function updateLessonsFromClient(updates: ClientLessonUpdate[]) {
-  db().transaction(() => {
+  writeTransaction(() => {
     for (const update of updates) updateLessonFromClient(update);
   });
 }

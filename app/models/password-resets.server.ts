@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { passwordResetTokens, users } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { db, writeTransaction } from '~/utils/db.server';
 import { hashToken, newSecretToken } from '~/utils/ids.server';
 
 /** A reset link works for one hour, once. */
@@ -49,7 +49,7 @@ export function redeemPasswordResetToken(
   token: string,
   passwordHash: string,
 ): { userId: string; email: string; name: string } | null {
-  return db().transaction((tx) => {
+  return writeTransaction((tx) => {
     const now = new Date();
     const spent = tx
       .update(passwordResetTokens)

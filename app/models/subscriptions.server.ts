@@ -8,7 +8,7 @@ import {
   type SubscriptionStatus,
 } from '../../db/schema';
 import type { PaidPlanId } from '~/domain/plans';
-import { db } from '~/utils/db.server';
+import { db, writeTransaction } from '~/utils/db.server';
 
 /**
  * Subscriptions, as the providers last told us, and the member's plan that
@@ -90,78 +90,71 @@ export function recordActivePayment(
   state: ProviderState,
   payment: { key: string; amountCents: number; currency: string; paidAt: Date } | null,
 ): { receipt: Receipt | undefined; created: boolean } {
-  return db().transaction(
-    (tx) => {
-      const row = tx
-        .update(subscriptions)
-        .set({
-          status: 'active',
-          plan: state.plan,
-          amountCents: state.amountCents,
-          startedAt: state.startedAt,
-          nextBillingAt: state.nextBillingAt,
-          cancelledAt: null,
-          paidUntil: null,
-          updatedAt: new Date(),
-        })
-        .where(eq(subscriptions.id, subscriptionId))
-        .returning()
+  return writeTransaction((tx) => {
+    const row = tx
+      .update(subscriptions)
+      .set({
+        status: 'active',
+        plan: state.plan,
+        amountCents: state.amountCents,
+        startedAt: state.startedAt,
+        nextBillingAt: state.nextBillingAt,
+        cancelledAt: null,
+        paidUntil: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(subscriptions.id, subscriptionId))
+      .returning()
+      .get();
+    if (!row) throw new Error(`Subscription ${subscriptionId} is gone`);
+    tx.update(users)
+      .set({ plan: state.plan, updatedAt: new Date() })
+      .where(eq(users.id, row.userId))
+      .run();
+    if (!payment) return { receipt: undefined, created: false };
+    const inserted = tx
+      .insert(receipts)
+      .values({
+        subscriptionId,
+        userId: row.userId,
+        providerPaymentKey: payment.key,
+        plan: state.plan,
+        amountCents: payment.amountCents,
+        currency: payment.currency,
+        paidAt: payment.paidAt,
+        nextBillingAt: state.nextBillingAt,
+      })
+      .onConflictDoNothing()
+      .returning()
+      .get();
+    const receipt =
+      inserted ??
+      tx
+        .select()
+        .from(receipts)
+        .where(
+          and(
+            eq(receipts.subscriptionId, subscriptionId),
+            eq(receipts.providerPaymentKey, payment.key),
+          ),
+        )
         .get();
-      if (!row) throw new Error(`Subscription ${subscriptionId} is gone`);
-      tx.update(users)
-        .set({ plan: state.plan, updatedAt: new Date() })
-        .where(eq(users.id, row.userId))
-        .run();
-      if (!payment) return { receipt: undefined, created: false };
-      const inserted = tx
-        .insert(receipts)
-        .values({
-          subscriptionId,
-          userId: row.userId,
-          providerPaymentKey: payment.key,
-          plan: state.plan,
-          amountCents: payment.amountCents,
-          currency: payment.currency,
-          paidAt: payment.paidAt,
-          nextBillingAt: state.nextBillingAt,
-        })
-        .onConflictDoNothing()
-        .returning()
-        .get();
-      const receipt =
-        inserted ??
-        tx
-          .select()
-          .from(receipts)
-          .where(
-            and(
-              eq(receipts.subscriptionId, subscriptionId),
-              eq(receipts.providerPaymentKey, payment.key),
-            ),
-          )
-          .get();
-      return { receipt, created: Boolean(inserted) };
-    },
-    // Take the write lock first: two return URLs at once never read the same stale state.
-    { behavior: 'immediate' },
-  );
+    return { receipt, created: Boolean(inserted) };
+  });
 }
 
 /** The provider confirmed a move to another plan: the row and the member's plan, together. */
 export function recordPlanChange(subscriptionId: string, plan: PaidPlanId, amountCents: number) {
-  db().transaction(
-    (tx) => {
-      const row = tx
-        .update(subscriptions)
-        .set({ plan, amountCents, updatedAt: new Date() })
-        .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.status, 'active')))
-        .returning()
-        .get();
-      if (row)
-        tx.update(users).set({ plan, updatedAt: new Date() }).where(eq(users.id, row.userId)).run();
-    },
-    { behavior: 'immediate' },
-  );
+  writeTransaction((tx) => {
+    const row = tx
+      .update(subscriptions)
+      .set({ plan, amountCents, updatedAt: new Date() })
+      .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.status, 'active')))
+      .returning()
+      .get();
+    if (row)
+      tx.update(users).set({ plan, updatedAt: new Date() }).where(eq(users.id, row.userId)).run();
+  });
 }
 
 /** Cancelled at the member's request: the plan stays until `paidUntil`. */
@@ -178,57 +171,51 @@ export function recordCancellation(subscriptionId: string, now: Date, paidUntil:
  * have no active one, drop to the free plan. Returns how many did.
  */
 export function expirePaidPeriods(now: Date): number {
-  return db().transaction(
-    (tx) => {
-      const ended = tx
-        .select({ id: subscriptions.id, userId: subscriptions.userId })
+  return writeTransaction((tx) => {
+    const ended = tx
+      .select({ id: subscriptions.id, userId: subscriptions.userId })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.status, 'cancelled'), lte(subscriptions.paidUntil, now)))
+      .all();
+    if (ended.length === 0) return 0;
+    tx.update(subscriptions)
+      .set({ status: 'expired', updatedAt: now })
+      .where(
+        inArray(
+          subscriptions.id,
+          ended.map((row) => row.id),
+        ),
+      )
+      .run();
+    const stillPaying = new Set(
+      tx
+        .select({ userId: subscriptions.userId })
         .from(subscriptions)
-        .where(and(eq(subscriptions.status, 'cancelled'), lte(subscriptions.paidUntil, now)))
-        .all();
-      if (ended.length === 0) return 0;
-      tx.update(subscriptions)
-        .set({ status: 'expired', updatedAt: now })
         .where(
-          inArray(
-            subscriptions.id,
-            ended.map((row) => row.id),
+          and(
+            inArray(
+              subscriptions.userId,
+              ended.map((row) => row.userId),
+            ),
+            or(
+              eq(subscriptions.status, 'active'),
+              and(eq(subscriptions.status, 'cancelled'), sql`${subscriptions.paidUntil} > ${+now}`),
+            ),
           ),
         )
+        .all()
+        .map((row) => row.userId),
+    );
+    const dropped = [...new Set(ended.map((row) => row.userId))].filter(
+      (userId) => !stillPaying.has(userId),
+    );
+    if (dropped.length > 0)
+      tx.update(users)
+        .set({ plan: 'free', updatedAt: now })
+        .where(inArray(users.id, dropped))
         .run();
-      const stillPaying = new Set(
-        tx
-          .select({ userId: subscriptions.userId })
-          .from(subscriptions)
-          .where(
-            and(
-              inArray(
-                subscriptions.userId,
-                ended.map((row) => row.userId),
-              ),
-              or(
-                eq(subscriptions.status, 'active'),
-                and(
-                  eq(subscriptions.status, 'cancelled'),
-                  sql`${subscriptions.paidUntil} > ${+now}`,
-                ),
-              ),
-            ),
-          )
-          .all()
-          .map((row) => row.userId),
-      );
-      const dropped = [...new Set(ended.map((row) => row.userId))].filter(
-        (userId) => !stillPaying.has(userId),
-      );
-      if (dropped.length > 0)
-        tx.update(users)
-          .set({ plan: 'free', updatedAt: now })
-          .where(inArray(users.id, dropped))
-          .run();
-      return dropped.length;
-    },
-    { behavior: 'immediate' },
-  );
+    return dropped.length;
+  });
 }
 
 /** The member's receipts, newest first. */

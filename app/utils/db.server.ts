@@ -16,3 +16,20 @@ export function closeDb() {
   globalThis.__coursegenDb?.$client.close();
   globalThis.__coursegenDb = undefined;
 }
+
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Every transaction that writes takes the write lock up front (BEGIN IMMEDIATE): one that reads
+ * first and upgrades later fails at once with SQLITE_BUSY when another process wrote in
+ * between, where an immediate one waits its turn (busy_timeout).
+ */
+export function writeTransaction<T>(run: (tx: Transaction) => T): T {
+  return db().transaction(run, { behavior: 'immediate' });
+}
+
+/** SQLite stayed locked longer than busy_timeout: a moment's overload, not a server fault. */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}

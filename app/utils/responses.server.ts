@@ -1,9 +1,14 @@
 import { data } from '@remix-run/node';
+import { isDatabaseBusy } from './db.server';
 import { log } from './logger.server';
 import type { Failure } from '~/domain/result';
 
 /** The product's message whenever the server fails. */
 export const INTERNAL_ERROR = 'Internal Server Error';
+
+/** The database stayed locked past its busy timeout: try again, nothing is wrong. */
+export const BUSY_MESSAGE = 'The server is busy. Please try again in a moment.';
+const BUSY_HEADERS = { 'Retry-After': '1' };
 
 /** What a page action answers when it stays on the page: the product's success flag and message. */
 export type FormResult = { success: boolean; message: string };
@@ -27,6 +32,10 @@ export async function guardForm<T>(name: string, run: () => Promise<T>) {
     return await run();
   } catch (error) {
     if (error instanceof Response) throw error;
+    if (isDatabaseBusy(error)) {
+      log.warn('action.busy', { action: name });
+      return formResult(503, BUSY_MESSAGE, false, BUSY_HEADERS);
+    }
     log.error('action.failed', { action: name, error });
     return formResult(500, INTERNAL_ERROR);
   }
@@ -38,6 +47,13 @@ export async function guardApi(name: string, run: () => Promise<Response>): Prom
     return await run();
   } catch (error) {
     if (error instanceof Response) return error;
+    if (isDatabaseBusy(error)) {
+      log.warn('api.busy', { route: name });
+      return Response.json(
+        { success: false, message: BUSY_MESSAGE },
+        { status: 503, headers: BUSY_HEADERS },
+      );
+    }
     log.error('api.failed', { route: name, error });
     return Response.json({ success: false, message: INTERNAL_ERROR }, { status: 500 });
   }
