@@ -144,6 +144,16 @@ export const FREE_TOPIC_COUNT = PLAN_DEFINITIONS.free.limits.topicCounts[0]!;
 /** The largest outline any plan allows, and the most lessons a topic of it may have. */
 export const MAX_TOPICS = Math.max(...TOPIC_COUNT_CHOICES);
 export const MAX_LESSONS_PER_TOPIC = 6;
+/** Sub-topics the AI writes per topic (its outline prompt asks for 2 to 4). */
+export const AI_LESSONS_PER_TOPIC = 4;
+
+/** Lessons the AI may write for one course on a plan: its most topics × AI_LESSONS_PER_TOPIC. */
+export function aiLessonLimit(plan: PlanId): number {
+  return Math.max(...getPlan(plan).limits.topicCounts) * AI_LESSONS_PER_TOPIC;
+}
+
+export const aiLessonLimitMessage = (limit: number) =>
+  `The AI writes at most ${limit} lessons of a course on your plan`;
 export const MAX_LESSONS_PER_COURSE = MAX_TOPICS * MAX_LESSONS_PER_TOPIC;
 
 export const COURSE_TYPE_LABELS = {
@@ -153,16 +163,18 @@ export const COURSE_TYPE_LABELS = {
 
 /**
  * The one plan rule for a course request, whether it comes from /create or
- * from an API client's content: no more topics than the plan allows and only
- * the plan's course types. Null when allowed, else the product's message.
+ * from an API client's content: no more topics than the plan allows, only
+ * the plan's course types, and no more lessons for the AI to write than
+ * `aiLessonLimit`. Null when allowed, else the product's message.
  */
 export function planRefusal(
   plan: PlanId,
-  request: { topicCount: number; type: CourseType },
+  request: { topicCount: number; type: CourseType; aiLessons?: number },
 ): string | null {
   const { limits } = getPlan(plan);
   const typeAllowed = (limits.courseTypes as readonly CourseType[]).includes(request.type);
-  return request.topicCount <= Math.max(...limits.topicCounts) && typeAllowed
-    ? null
-    : PAID_ONLY_MESSAGE;
+  if (request.topicCount > Math.max(...limits.topicCounts) || !typeAllowed)
+    return PAID_ONLY_MESSAGE;
+  const limit = aiLessonLimit(plan);
+  return (request.aiLessons ?? 0) > limit ? aiLessonLimitMessage(limit) : null;
 }

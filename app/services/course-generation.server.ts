@@ -140,12 +140,13 @@ export async function startCourse(user: User, outlineId: string): Promise<Result
   if (!outline) return fail('Not Found', 404);
   if (outline.courseId) return ok(outline.courseId);
   if (!outline.result) return fail('The outline is not ready yet', 409);
+  const lessonCount = outline.result.reduce((sum, topic) => sum + topic.subtopics.length, 0);
   const refused = planRefusal(user.plan, {
     topicCount: outline.topicCount,
     type: outline.courseType,
+    aiLessons: lessonCount,
   });
   if (refused) return fail(refused, 403);
-  const lessonCount = outline.result.reduce((sum, topic) => sum + topic.subtopics.length, 0);
   if (!(await aiAllowance(user, lessonCount)).allowed) return fail(AI_ALLOWANCE_MESSAGE, 429);
 
   const topics: NewTopic[] = outline.result.map((topic) => ({
@@ -175,11 +176,15 @@ export async function createCourseFromContent(
   user: User,
   input: { mainTopic: string; type: CourseType; topics: NewTopic[] },
 ): Promise<Result<string>> {
-  const refused = planRefusal(user.plan, { topicCount: input.topics.length, type: input.type });
-  if (refused) return fail(refused, 403);
   const toGenerate = input.topics
     .flatMap((topic) => topic.lessons)
     .filter((lesson) => !lesson.theory).length;
+  const refused = planRefusal(user.plan, {
+    topicCount: input.topics.length,
+    type: input.type,
+    aiLessons: toGenerate,
+  });
+  if (refused) return fail(refused, 403);
   if (toGenerate > 0) {
     const allowance = await aiAllowance(user, toGenerate);
     if (!allowance.allowed) return tooManyRequestsFailure(allowance);

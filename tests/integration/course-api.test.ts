@@ -14,6 +14,7 @@ import * as createPage from '~/routes/member/create';
 import * as statusCourse from '~/routes/member/status.course.$courseId';
 import * as statusOutline from '~/routes/member/status.outline.$outlineId';
 import * as topicsPage from '~/routes/member/topics.$outlineId';
+import { AI_LESSONS_PER_TOPIC, aiLessonLimit, aiLessonLimitMessage } from '~/domain/plans';
 import { createOutline, getOutline, storeOutlineResult } from '~/models/outlines.server';
 import { createUser, type User } from '~/models/users.server';
 import { startOutline } from '~/services/course-generation.server';
@@ -221,6 +222,39 @@ describe('/api/course, /api/courses and /api/update', () => {
     expect((await json(apiCourses, { path: '/api/courses' })).status).toBe(401);
   });
 
+  it('lets the AI write as many lessons of a course as /create would, and no more', async () => {
+    const blank = (topics: number, lessons: number) => ({
+      ai: Array.from({ length: topics }, (_, t) => ({
+        title: `Topic ${t}`,
+        subtopics: Array.from({ length: lessons }, (_, l) => ({ title: `Lesson ${t}.${l}` })),
+      })),
+    });
+    const free = await member('free');
+    const limit = aiLessonLimit('free');
+    // Five topics of six lessons without theory: 30 AI lessons, more than a free /create gives.
+    const tooMany = await json(apiCourse, {
+      path: '/api/course',
+      cookie: free.cookie,
+      body: { content: blank(5, 6), type: 'text', mainTopic: 'AI' },
+    });
+    expect(tooMany).toMatchObject({ status: 403, body: { message: aiLessonLimitMessage(limit) } });
+    expect(db().select().from(courses).where(eq(courses.userId, free.user.id)).all()).toEqual([]);
+
+    const fits = await json(apiCourse, {
+      path: '/api/course',
+      cookie: free.cookie,
+      body: { content: blank(5, AI_LESSONS_PER_TOPIC), type: 'text', mainTopic: 'AI' },
+    });
+    expect(fits.status).toBe(200);
+    // Lessons with their own theory cost the AI nothing: any number the course shape allows.
+    const written = await json(apiCourse, {
+      path: '/api/course',
+      cookie: free.cookie,
+      body: { content: content(), type: 'text', mainTopic: 'Web Design' },
+    });
+    expect(written.status).toBe(200);
+  });
+
   it("refuses what a free member's plan does not include", async () => {
     const free = await member('free');
     const video = await json(apiCourse, {
@@ -399,7 +433,7 @@ describe('the AI and media /api routes', () => {
 
   it('give an outline from /api/prompt that /api/course saves as it is', async () => {
     const { cookie } = await member('yearly');
-    // The model gives 8 sub-topics per topic; /api/course takes at most 6.
+    // The model gives 8 sub-topics per topic; the AI writes at most 4 per topic, as for /create.
     const prompt = await json(apiPrompt, {
       path: '/api/prompt',
       cookie,
@@ -410,7 +444,9 @@ describe('the AI and media /api routes', () => {
       string,
       { subtopics: unknown[] }[]
     >;
-    expect(outline.cooking!.map((topic) => topic.subtopics.length)).toEqual(Array(10).fill(6));
+    expect(outline.cooking!.map((topic) => topic.subtopics.length)).toEqual(
+      Array(10).fill(AI_LESSONS_PER_TOPIC),
+    );
 
     const saved = await json(apiCourse, {
       path: '/api/course',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
+import { AI_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 import Anthropic from '@anthropic-ai/sdk';
 import { AiOutputError, describeAiFailure, parseOutline, parsePromptOutline } from './ai.server';
 
@@ -41,7 +41,7 @@ describe('parseOutline', () => {
       request,
     );
     expect(outline.map((t) => t.title)).toEqual(['Closures', 'B']);
-    expect(outline[0]!.subtopics).toHaveLength(6);
+    expect(outline[0]!.subtopics).toHaveLength(AI_LESSONS_PER_TOPIC);
   });
 
   it("puts in the member's sub-topic when the model left it out", () => {
@@ -60,7 +60,7 @@ describe('parsePromptOutline', () => {
     expect(outline.cooking).toHaveLength(MAX_TOPICS);
     for (const topic of outline.cooking!)
       expect(topic.subtopics).toEqual(
-        subtopics.slice(0, MAX_LESSONS_PER_TOPIC).map(({ title }) => ({ title })),
+        subtopics.slice(0, AI_LESSONS_PER_TOPIC).map(({ title }) => ({ title })),
       );
   });
 });

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { env } from '~/utils/env.server';
 import { markdownToSafeHtml, stripCodeFences } from '~/utils/markdown.server';
-import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
+import { AI_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 
 /**
  * The AI behind a small interface: course outlines (forced tool call in the
@@ -202,11 +202,11 @@ export function parseOutline(raw: unknown, request: OutlineRequest): OutlineTopi
   return includeMemberTopics(capOutline(parsed.data, request.topicCount), request);
 }
 
-/** The first `maxTopics` topics, each with at most MAX_LESSONS_PER_TOPIC sub-topics. */
+/** The first `maxTopics` topics, each with at most AI_LESSONS_PER_TOPIC sub-topics (the prompt asks for 2 to 4). */
 function capOutline(topics: OutlineTopic[], maxTopics: number): OutlineTopic[] {
   return topics.slice(0, maxTopics).map((topic) => ({
     title: topic.title,
-    subtopics: topic.subtopics.slice(0, MAX_LESSONS_PER_TOPIC).map((s) => ({ title: s.title })),
+    subtopics: topic.subtopics.slice(0, AI_LESSONS_PER_TOPIC).map((s) => ({ title: s.title })),
   }));
 }
 
@@ -279,7 +279,7 @@ export async function outlineForPrompt(
 
 /**
  * The model's answer to a free-form prompt, cut to what /api/course accepts
- * (MAX_TOPICS topics of MAX_LESSONS_PER_TOPIC sub-topics), so it can be saved as it is.
+ * (MAX_TOPICS topics of AI_LESSONS_PER_TOPIC sub-topics), so it can be saved as it is.
  */
 export function parsePromptOutline(answer: unknown): Record<string, OutlineTopic[]> {
   const raw = fromJsonText(answer);
