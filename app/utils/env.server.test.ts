@@ -59,10 +59,21 @@ describe('parseEnv', () => {
     expect(parseEnv(base).SESSION_SECRET).toBe(first);
   });
 
+  it('says what to do when the data folder cannot be written, instead of a bare ENOENT', () => {
+    // A file where the folder should be stands for a folder this user may not write to.
+    const blocker = path.join(dataDir, 'not-a-folder');
+    fs.writeFileSync(blocker, '');
+    const unwritable = path.join(blocker, 'data');
+    expect(() => parseEnv({ DATA_DIR: unwritable })).toThrow(EnvError);
+    expect(() => parseEnv({ DATA_DIR: unwritable })).toThrow(
+      /DATA_DIR \(.*not-a-folder\/data\) cannot be written by uid .* chown -R .* -v coursegen-data:\/data/,
+    );
+  });
+
   it('documents every variable in .env.example', () => {
     const example = fs.readFileSync(path.resolve('.env.example'), 'utf8');
-    const documented = [...example.matchAll(/^([A-Z_]+)=/gm)].map((match) => match[1]);
-    expect(documented.sort()).toEqual(
+    const documented = [...example.matchAll(/^(?:# )?([A-Z_]+)=/gm)].map((match) => match[1]);
+    expect([...new Set(documented)].sort()).toEqual(
       Object.keys(envSchema.shape)
         .filter((k) => k !== 'NODE_ENV')
         .sort(),

@@ -135,16 +135,29 @@ function readOrCreateSecret(dataDir: string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const secret = randomBytes(32).toString('hex');
     // `wx` so two processes starting together agree on the first secret written.
     try {
+      fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       fs.writeFileSync(file, secret, { flag: 'wx', mode: 0o600 });
       return secret;
-    } catch {
-      return fs.readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        return fs.readFileSync(file, 'utf8').trim();
+      throw new EnvError(unwritableDataDir(dataDir, error));
     }
   }
+}
+
+/** What a self-hoster whose data folder is not theirs (a root-owned bind mount) should do. */
+export function unwritableDataDir(dataDir: string, error: unknown): string {
+  const uid = process.getuid?.() ?? 'this user';
+  const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+  return (
+    `DATA_DIR (${path.resolve(dataDir)}) cannot be written by uid ${uid} (${reason}). ` +
+    `Make it writable (e.g. chown -R ${uid} ${path.resolve(dataDir)}), point DATA_DIR elsewhere, ` +
+    'or with Docker use a named volume: -v coursegen-data:/data.'
+  );
 }
 
 /** `NAME=` in a .env file means "not set", as most tools read it. */
