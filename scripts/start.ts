@@ -30,6 +30,11 @@ async function main() {
     throw error;
   }
 
+  if (config.NODE_ENV === 'production' && !process.env.APP_URL)
+    say(
+      `Warning: APP_URL is not set, so links in emails (password resets, receipts) point at ` +
+        `${config.APP_URL}. Set APP_URL to the address members open (e.g. https://courses.example.com).`,
+    );
   ensureBuild(say);
   migrateDatabase(db());
   const seeded = await seed().catch((error: unknown) => {

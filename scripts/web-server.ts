@@ -10,6 +10,7 @@ import { log } from '~/utils/logger.server';
 import { checkBodySize } from '~/utils/body-limit.server';
 import { isCrossSiteRequest } from '~/utils/origin.server';
 import { applySecurityHeaders } from '~/utils/security-headers.server';
+import { canKeepSecureCookies, withoutSecure } from '~/utils/cookies.server';
 
 /**
  * The web process: Express serving the production Remix build. Unlike
@@ -36,6 +37,7 @@ export async function startWebServer(buildDir = path.resolve('build')) {
     next();
   });
   app.use(privateWhenSignedIn);
+  app.use(cookiesForScheme);
   app.use((req, res, next) => {
     const ownOrigins = [new URL(APP_URL).origin, `${req.protocol}://${req.get('host')}`];
     if (isCrossSiteRequest(req.method, req.get('origin'), ownOrigins)) {
@@ -94,12 +96,34 @@ export async function startWebServer(buildDir = path.resolve('build')) {
  */
 function privateWhenSignedIn(req: Request, res: Response, next: NextFunction) {
   if (!req.headers.cookie?.includes('__session=')) return next();
+  beforeHeadersSent(res, () => {
+    if (!res.getHeader('Cache-Control')) res.setHeader('Cache-Control', 'private, no-store');
+  });
+  next();
+}
+
+/**
+ * Cookies follow the request's real scheme (X-Forwarded-Proto only from a trusted proxy): over
+ * plain http to a host other than localhost a browser would drop a Secure cookie, and the member
+ * could never stay signed in.
+ */
+function cookiesForScheme(req: Request, res: Response, next: NextFunction) {
+  if (canKeepSecureCookies(req.secure, req.get('host'))) return next();
+  beforeHeadersSent(res, () => {
+    const cookies = res.getHeader('Set-Cookie');
+    if (Array.isArray(cookies)) res.setHeader('Set-Cookie', cookies.map(withoutSecure));
+    else if (typeof cookies === 'string') res.setHeader('Set-Cookie', withoutSecure(cookies));
+  });
+  next();
+}
+
+/** Runs `change` just before the status line and headers go out, whoever writes them. */
+function beforeHeadersSent(res: Response, change: () => void) {
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
-    if (!res.getHeader('Cache-Control')) res.setHeader('Cache-Control', 'private, no-store');
+    change();
     return writeHead.apply(this, args);
   } as Response['writeHead'];
-  next();
 }
 
 const isEntryPoint = process.argv[1]?.endsWith('scripts/web-server.ts');
