@@ -5,6 +5,7 @@ import { closeDb, db } from '~/utils/db.server';
 import { EnvError, parseEnv } from '~/utils/env.server';
 import { ensureBuild } from './lib/build';
 import { findOrStartRedis } from './lib/redis';
+import { removePidFile, runningPid, writePidFile } from './lib/pid-file';
 import { seed, SeedConflict } from './seed';
 
 /**
@@ -35,6 +36,9 @@ async function main() {
       `Warning: APP_URL is not set, so links in emails (password resets, receipts) point at ` +
         `${config.APP_URL}. Set APP_URL to the address members open (e.g. https://courses.example.com).`,
     );
+  const running = runningPid(config.DATA_DIR);
+  if (running)
+    fail(`CourseGen is already running on ${config.DATA_DIR} (pid ${running}). Stop it first.`);
   ensureBuild(say);
   migrateDatabase(db());
   const seeded = await seed().catch((error: unknown) => {
@@ -48,6 +52,7 @@ async function main() {
   }
 
   const redis = await findOrStartRedis(config.REDIS_URL, config.DATA_DIR, say);
+  writePidFile(config.DATA_DIR);
   const childEnv = { ...process.env, REDIS_URL: redis.url };
   const run = (script: string) =>
     spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: childEnv });
@@ -64,6 +69,7 @@ async function main() {
       ),
     ).then(() => {
       redis.child?.kill('SIGTERM');
+      removePidFile(config.DATA_DIR);
       process.exit(exitCode);
     });
   };
