@@ -10,8 +10,6 @@ import { startSweeper } from './sweeper';
 import { retryDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
 import { describeAiFailure } from '~/services/vendors/ai.server';
 
-const SHUTDOWN_GRACE_MS = 10_000;
-
 export async function startWorkers() {
   startVendorMocks();
   db(); // open now: a bad DATA_DIR should fail at start, not at the first job
@@ -58,12 +56,14 @@ export async function startWorkers() {
       log.info('worker.stopping', { pid: process.pid });
       await sweeper.stop();
       const closing = Promise.all(workers.map((worker) => worker.close()));
-      const forced = new Promise<'timeout'>((resolve) =>
-        setTimeout(() => resolve('timeout'), SHUTDOWN_GRACE_MS).unref(),
+      const timedOut = new Promise<'timeout'>((resolve) =>
+        setTimeout(() => resolve('timeout'), env().SHUTDOWN_TIMEOUT_MS).unref(),
       );
-      if ((await Promise.race([closing, forced])) === 'timeout') {
-        // Active jobs keep their lock only until it expires; then another worker retries them.
-        await Promise.all(workers.map((worker) => worker.close(true)));
+      if ((await Promise.race([closing, timedOut])) === 'timeout') {
+        // Jobs still running are left locked: the lock expires and another worker retries them
+        // (BullMQ's close(true) would only return the earlier, still pending close).
+        log.warn('worker.shutdown_timeout', { pid: process.pid, ms: env().SHUTDOWN_TIMEOUT_MS });
+        return;
       }
       await closeAllQueues();
       await closeRedis();
@@ -79,8 +79,10 @@ const isEntryPoint = process.argv[1]?.endsWith('jobs/worker.ts');
 if (isEntryPoint) {
   const started = startWorkers();
   // Handlers go in before start-up finishes, so a signal during it still stops cleanly.
+  // `on`, not `once`: a signal to the whole process group plus the one `npm start` forwards
+  // arrive twice, and the second must not kill the worker mid-job. stop() runs once.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
       void started.then(({ stop }) => stop()).then(() => process.exit(0));
     });
   }

@@ -63,6 +63,10 @@ async function main() {
     if (stopping) return;
     stopping = true;
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    // A child that outlives its own shutdown limit is not left behind as an orphan.
+    setTimeout(() => {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    }, config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
     void Promise.all(
       children.map((child) =>
         child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null,

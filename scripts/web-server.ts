@@ -129,12 +129,18 @@ function beforeHeadersSent(res: Response, change: () => void) {
 const isEntryPoint = process.argv[1]?.endsWith('scripts/web-server.ts');
 if (isEntryPoint) {
   const started = startWebServer();
+  let stopping = false;
+  // `on`, not `once`: the same signal may arrive twice (process group and `npm start`).
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
       void started.then((server) => {
+        // Stop accepting, let requests in flight finish, then go; idle keep-alive sockets would
+        // hold close() open, and SHUTDOWN_TIMEOUT_MS bounds the rest.
         server.close(() => process.exit(0));
-        // Keep-alive sockets would hold close() open; give requests a moment, then go.
-        setTimeout(() => process.exit(0), 5_000).unref();
+        server.closeIdleConnections();
+        setTimeout(() => process.exit(0), env().SHUTDOWN_TIMEOUT_MS).unref();
       });
     });
   }

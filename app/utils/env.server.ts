@@ -71,6 +71,8 @@ export const envSchema = z.object({
   LOGO_URL: z.string().optional(),
 
   JOB_LOCK_MS: positiveInt(30_000),
+  /** How long web and worker may take to finish what they are doing when asked to stop. */
+  SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   /** How often each worker gives due work whose job Redis lost a job again. */
   SWEEP_INTERVAL_MS: positiveInt(60_000),
   JOB_BACKOFF_BASE_MS: positiveInt(1_000),
