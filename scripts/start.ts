@@ -4,7 +4,7 @@ import { migrateDatabase } from '../db/connection';
 import { closeDb, db } from '~/utils/db.server';
 import { EnvError, parseEnv } from '~/utils/env.server';
 import { ensureBuild } from './lib/build';
-import { findOrStartRedis } from './lib/redis';
+import { checkRedis, findOrStartRedis } from './lib/redis';
 import { removePidFile, runningPid, writePidFile } from './lib/pid-file';
 import { seed, SeedConflict } from './seed';
 
@@ -52,6 +52,14 @@ async function main() {
   }
 
   const redis = await findOrStartRedis(config.REDIS_URL, config.DATA_DIR, say);
+  const { persistent } = await checkRedis(redis.url, config.REDIS_PREFIX, config.INSTALL_ID);
+  if (persistent === false)
+    say(
+      `Warning: the Redis at ${redis.url} keeps nothing on disk (appendonly no, no save points): ` +
+        'a Redis restart loses every queued job. The worker re-enqueues owed work within a ' +
+        'minute, but jobs under way are redone. Turn on persistence: redis-cli CONFIG SET ' +
+        'appendonly yes (and set it in redis.conf).',
+    );
   writePidFile(config.DATA_DIR);
   const childEnv = { ...process.env, REDIS_URL: redis.url };
   const run = (script: string) =>

@@ -33,7 +33,7 @@ export const envSchema = z.object({
   REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9:_-]+$/, 'letters, digits, colon, dash and underscore only')
-    .default('coursegen'),
+    .optional(),
 
   SIGNUPS_PER_IP_PER_HOUR: positiveInt(20),
 
@@ -107,6 +107,10 @@ export type RawEnv = z.infer<typeof envSchema>;
 
 export interface Env extends RawEnv {
   DATA_DIR: string;
+  /** This install's id (kept in DATA_DIR/install-id): the default prefix, and Redis's owner mark. */
+  INSTALL_ID: string;
+  /** `coursegen-<install id>` unless set: two installs on one Redis never share jobs. */
+  REDIS_PREFIX: string;
   APP_URL: string;
   SESSION_SECRET: string;
   /** True when the product runs on simulated vendors (no AI key, or DEMO_MODE). */
@@ -132,17 +136,18 @@ export function describeEnvIssues(error: z.ZodError): string {
     .join('\n');
 }
 
-function readOrCreateSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'session-secret');
+/** A value kept in a private file of the data folder, made on first use. */
+function readOrCreateDataFile(dataDir: string, name: string, make: () => string): string {
+  const file = path.join(dataDir, name);
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
-    const secret = randomBytes(32).toString('hex');
-    // `wx` so two processes starting together agree on the first secret written.
+    const value = make();
+    // `wx` so two processes starting together agree on the first value written.
     try {
       fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(file, secret, { flag: 'wx', mode: 0o600 });
-      return secret;
+      fs.writeFileSync(file, value, { flag: 'wx', mode: 0o600 });
+      return value;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST')
         return fs.readFileSync(file, 'utf8').trim();
@@ -174,11 +179,18 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const demo = raw.DEMO_MODE || !raw.ANTHROPIC_API_KEY;
   const dataDir = path.resolve(raw.DATA_DIR);
   const mock = (hasKeys: boolean) => demo && !hasKeys;
+  const installId = readOrCreateDataFile(dataDir, 'install-id', () =>
+    randomBytes(4).toString('hex'),
+  );
   return {
     ...raw,
     DATA_DIR: dataDir,
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
-    SESSION_SECRET: raw.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    SESSION_SECRET:
+      raw.SESSION_SECRET ??
+      readOrCreateDataFile(dataDir, 'session-secret', () => randomBytes(32).toString('hex')),
+    INSTALL_ID: installId,
+    REDIS_PREFIX: raw.REDIS_PREFIX ?? `coursegen-${installId}`,
     demo,
     mocked: {
       anthropic: mock(Boolean(raw.ANTHROPIC_API_KEY)),

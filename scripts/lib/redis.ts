@@ -82,3 +82,45 @@ export async function findOrStartRedis(
   child.kill();
   throw new Error(`redis-server did not start on port ${port}.`);
 }
+
+export interface RedisCheck {
+  /** False when the Redis keeps nothing on disk; null when it does not say (CONFIG disabled). */
+  persistent: boolean | null;
+}
+
+/**
+ * Looks at the Redis the app will use: whether it keeps jobs across its own restart, and
+ * whether the key prefix is this install's. The first install to use a prefix marks it with its
+ * id; another install (another data folder) on the same prefix would run, and fail, the first
+ * one's jobs, so it is refused.
+ */
+export async function checkRedis(
+  url: string,
+  prefix: string,
+  installId: string,
+): Promise<RedisCheck> {
+  const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const ownerKey = `${prefix}:install-id`;
+    await client.set(ownerKey, installId, 'NX');
+    const owner = await client.get(ownerKey);
+    if (owner !== installId)
+      throw new Error(
+        `The Redis prefix "${prefix}" at ${url} belongs to another CourseGen install (${owner}); ` +
+          `this one (${installId}, in DATA_DIR) must not run its jobs. Set REDIS_PREFIX to a ` +
+          `prefix of its own, or, if that install is gone, delete its mark: ` +
+          `redis-cli DEL ${ownerKey}`,
+      );
+    try {
+      const [, appendonly] = (await client.config('GET', 'appendonly')) as string[];
+      const [, save] = (await client.config('GET', 'save')) as string[];
+      return { persistent: appendonly === 'yes' || Boolean(save?.trim()) };
+    } catch {
+      return { persistent: null };
+    }
+  } finally {
+    client.disconnect();
+  }
+}
