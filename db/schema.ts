@@ -370,3 +370,24 @@ export const outboxEmails = sqliteTable(
   },
   (t) => [index('outbox_emails_to_idx').on(t.to)],
 );
+
+/**
+ * Mail that must reach its recipient (welcome, password reset, account notices): written in the
+ * same transaction as the change that causes it, delivered by a job, retried until sent. The
+ * body is cleared once sent, so a reset link does not stay readable in the database.
+ */
+export const mailQueue = sqliteTable(
+  'mail_queue',
+  {
+    id: text('id').primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_queue_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} IS NULL`)],
+);

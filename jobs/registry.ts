@@ -3,12 +3,14 @@ import { MAX_LESSONS_PER_COURSE } from '~/domain/plans';
 import { billingEventQueue } from '~/queues/billing-event.server';
 import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import { lessonQueue } from '~/queues/lesson.server';
+import { mailQueueJobs } from '~/queues/mail.server';
 import { maintenanceQueue } from '~/queues/maintenance.server';
 import { outlineQueue } from '~/queues/outline.server';
 import { env } from '~/utils/env.server';
 import { processBillingEvent } from './billing-event/processor';
 import { processCertificateEmail } from './certificate-email/processor';
 import { processLesson } from './lesson/processor';
+import { processMail } from './mail/processor';
 import { processMaintenance } from './maintenance/processor';
 import { processOutline } from './outline/processor';
 
@@ -31,6 +33,7 @@ export const registry: Record<string, QueueRegistration> = {
   [maintenanceQueue.name]: { processor: processMaintenance, concurrency: () => 1 },
   [certificateEmailQueue.name]: { processor: processCertificateEmail, concurrency: () => 2 },
   [billingEventQueue.name]: { processor: processBillingEvent, concurrency: () => 4 },
+  [mailQueueJobs.name]: { processor: processMail, concurrency: () => 4 },
   [outlineQueue.name]: {
     processor: processOutline,
     concurrency: () => env().OUTLINE_CONCURRENCY,

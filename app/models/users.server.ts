@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { eq, sql } from 'drizzle-orm';
 import { users, type Plan, type Role } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { db, writeTransaction } from '~/utils/db.server';
 import { isAdminRole } from '~/domain/roles';
 import { newId } from '~/utils/ids.server';
 
@@ -44,13 +44,16 @@ export function getUserEmail(userId: string): string | undefined {
   return db().select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
 }
 
-export async function createUser(input: {
-  email: string;
-  name: string;
-  password: string;
-  plan?: Plan;
-  role?: Role;
-}): Promise<User> {
+export async function createUser(
+  input: {
+    email: string;
+    name: string;
+    password: string;
+    plan?: Plan;
+    role?: Role;
+  },
+  alongside?: (user: User) => void,
+): Promise<User> {
   const row = {
     id: newId(),
     email: normalizeEmail(input.email),
@@ -59,7 +62,12 @@ export async function createUser(input: {
     plan: input.plan ?? 'free',
     role: input.role ?? 'member',
   };
-  return db().insert(users).values(row).returning().get();
+  // `alongside` writes what must exist with the account (its welcome mail) in one transaction.
+  return writeTransaction((tx) => {
+    const user = tx.insert(users).values(row).returning().get();
+    alongside?.(user);
+    return user;
+  });
 }
 
 export function isAdmin(user: Pick<User, 'role'>): boolean {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fail, ok, type Failure, type Result } from '~/domain/result';
 import { accountUpdatedEmail, passwordResetEmail, welcomeEmail } from './email-templates.server';
-import { sendEmail } from './vendors/mailer.server';
+import { dispatchMail, queueMail, sendDurably } from './mail.server';
 import {
   createPasswordResetToken,
   isResetTokenUsable,
@@ -22,6 +22,7 @@ import {
   type User,
 } from '~/models/users.server';
 import { createSession, destroyAllSessions } from '~/utils/auth.server';
+import { writeTransaction } from '~/utils/db.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import {
@@ -175,21 +176,26 @@ export async function signUp(
   if (blocked) return blocked;
   if (getUserByEmail(input.email)) return fail(MESSAGES.emailTaken, 409);
   let user: User;
+  let welcomeMailId: string | undefined;
   try {
     // Sign-up always stores type 'free', whatever the client sends.
-    user = await createUser({
-      email: input.email,
-      name: input.mName,
-      password: input.password,
-      plan: 'free',
-      role: 'member',
-    });
+    user = await createUser(
+      {
+        email: input.email,
+        name: input.mName,
+        password: input.password,
+        plan: 'free',
+        role: 'member',
+      },
+      (created) =>
+        (welcomeMailId = queueMail({ to: created.email, ...welcomeEmail(created.name) })),
+    );
   } catch (error) {
     if (isUniqueEmailViolation(error)) return fail(MESSAGES.emailTaken, 409);
     throw error;
   }
   const cookie = await createSession(user.id);
-  await sendEmail({ to: user.email, ...welcomeEmail(user.name) });
+  await dispatchMail(welcomeMailId!);
   log.info('account.signed_up', { userId: user.id });
   return ok({ message: MESSAGES.signedUp, user, cookie });
 }
@@ -235,8 +241,13 @@ export async function requestPasswordReset(input: ForgotInput, ip: string): Prom
   if (blocked) return blocked;
   const user = getUserByEmail(account);
   if (user) {
-    const token = createPasswordResetToken(user.id);
-    void sendEmail({ to: user.email, ...passwordResetEmail(user.name, token) });
+    const mailId = writeTransaction(() =>
+      queueMail({
+        to: user.email,
+        ...passwordResetEmail(user.name, createPasswordResetToken(user.id)),
+      }),
+    );
+    void dispatchMail(mailId);
     log.info('account.reset_requested', { userId: user.id });
   }
   return ok({ message: MESSAGES.resetSent });
@@ -256,7 +267,7 @@ export async function resetPassword(
   if (!user) return fail(MESSAGES.badResetToken, 400);
   await refund(LIMITS.resetIp, ip);
   destroyAllSessions(user.userId);
-  await sendEmail({ to: user.email, ...accountUpdatedEmail(user.name, { password: true }) });
+  await sendDurably({ to: user.email, ...accountUpdatedEmail(user.name, { password: true }) });
   log.info('account.password_reset', { userId: user.userId });
   return ok({ message: MESSAGES.passwordReset, email: user.email });
 }
@@ -300,7 +311,7 @@ export async function updateProfile(
       email: emailChanged ? updated.email : undefined,
     });
     const recipients = emailChanged ? [user.email, updated.email] : [updated.email];
-    await Promise.all(recipients.map((to) => sendEmail({ to, ...mail })));
+    await sendDurably(...recipients.map((to) => ({ to, ...mail })));
   }
   log.info('account.profile_updated', {
     userId: user.id,

@@ -43,43 +43,55 @@ export function resetEmailTransportForTests() {
 }
 
 /**
- * Sends one message. Every mail goes through nodemailer; in demo mode its JSON
- * transport renders the message and the outbox keeps it for the admin to read.
- * Returns false (and logs) instead of throwing: a failed email never breaks the
- * flow that sent it.
+ * Delivers one message or throws. Every mail goes through nodemailer; in demo mode its JSON
+ * transport renders the message and the outbox keeps it for the admin to read. 'disabled' when
+ * this install sends no mail (no SMTP_URL outside demo mode).
  */
-export async function sendEmail(email: Email): Promise<boolean> {
+export async function deliverEmail(email: Email): Promise<'sent' | 'disabled'> {
   const delivery = emailDelivery();
   if (delivery === 'disabled') {
     log.warn('email.disabled', { to: email.to, subject: email.subject, hint: 'set SMTP_URL' });
-    return false;
+    return 'disabled';
   }
   const from = env().EMAIL_FROM;
+  const info = await transport().sendMail({ from, ...email });
+  if (delivery === 'outbox') {
+    keepInOutbox({
+      to: email.to,
+      from,
+      subject: email.subject,
+      html: email.html,
+      text: email.text ?? null,
+      attachments: (email.attachments ?? []).map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        base64: a.content.toString('base64'),
+      })),
+    });
+  }
+  log.info('email.sent', {
+    delivery,
+    to: email.to,
+    subject: email.subject,
+    messageId: info.messageId,
+  });
+  return 'sent';
+}
+
+/**
+ * Sends one message now. Returns false (and logs) instead of throwing: a failed email never
+ * breaks the flow that sent it.
+ */
+export async function sendEmail(email: Email): Promise<boolean> {
   try {
-    const info = await transport().sendMail({ from, ...email });
-    if (delivery === 'outbox') {
-      keepInOutbox({
-        to: email.to,
-        from,
-        subject: email.subject,
-        html: email.html,
-        text: email.text ?? null,
-        attachments: (email.attachments ?? []).map((a) => ({
-          filename: a.filename,
-          contentType: a.contentType,
-          base64: a.content.toString('base64'),
-        })),
-      });
-    }
-    log.info('email.sent', {
-      delivery,
+    return (await deliverEmail(email)) === 'sent';
+  } catch (error) {
+    log.error('email.failed', {
+      delivery: emailDelivery(),
       to: email.to,
       subject: email.subject,
-      messageId: info.messageId,
+      error,
     });
-    return true;
-  } catch (error) {
-    log.error('email.failed', { delivery, to: email.to, subject: email.subject, error });
     return false;
   }
 }

@@ -1,0 +1,72 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mailQueue, outboxEmails } from '../../db/schema';
+import { getQueuedMail, queueMail } from '~/models/mail-queue.server';
+import { createUser } from '~/models/users.server';
+import { welcomeEmail } from '~/services/email-templates.server';
+import { dispatchMail } from '~/services/mail.server';
+import { resetEmailTransportForTests } from '~/services/vendors/mailer.server';
+import { db } from '~/utils/db.server';
+import { resetEnvForTests } from '~/utils/env.server';
+import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
+
+/** Mail that must be sent is a row written with the change; nothing between them can lose it. */
+const workers: WorkerProcess[] = [];
+afterEach(async () => {
+  delete process.env.SMTP_URL;
+  resetEnvForTests();
+  resetEmailTransportForTests();
+  await Promise.all(workers.splice(0).map((worker) => stopWorker(worker)));
+});
+
+const outboxTo = (to: string) =>
+  db().select().from(outboxEmails).where(eq(outboxEmails.to, to)).all();
+
+async function waitFor(probe: () => boolean, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('the mail queue', () => {
+  it('delivers the welcome email of an account whose web process died before sending it', async () => {
+    const email = `crash-${Date.now()}@example.com`;
+    // What sign-up commits: the account and its welcome mail, in one transaction; then the
+    // web process dies before it sends anything.
+    let mailId = '';
+    await createUser({ email, name: 'Crash Member', password: 'a-long-password' }, (user) => {
+      mailId = queueMail({ to: user.email, ...welcomeEmail(user.name) });
+    });
+    expect(outboxTo(email)).toHaveLength(0);
+    // Past the grace the queuing process had to send it.
+    db()
+      .update(mailQueue)
+      .set({ createdAt: new Date(Date.now() - 5 * 60_000) })
+      .where(eq(mailQueue.id, mailId))
+      .run();
+
+    const worker = spawnWorker();
+    workers.push(worker);
+    await worker.ready;
+    await waitFor(() => outboxTo(email).length === 1);
+    expect(outboxTo(email)[0]!.subject).toBe(welcomeEmail('Crash Member').subject);
+    const row = getQueuedMail(mailId)!;
+    expect(row.sentAt).toBeInstanceOf(Date);
+    expect(row.html).toBe(''); // a sent body is not kept
+  });
+
+  it('keeps a mail the mail server refused and lets the worker retry it', async () => {
+    process.env.SMTP_URL = 'smtp://127.0.0.1:9'; // nothing listens: refused
+    resetEnvForTests();
+    resetEmailTransportForTests();
+    const email = `refused-${Date.now()}@example.com`;
+    const mailId = queueMail({ to: email, subject: 'Welcome', html: '<p>Hi</p>' });
+    await dispatchMail(mailId);
+    const row = getQueuedMail(mailId)!;
+    expect(row.sentAt).toBeNull();
+    expect(row.attempts).toBe(1);
+    expect(row.lastError).toMatch(/ECONNREFUSED/);
+  });
+});
