@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import { courseCompletions, courses, lessons, users } from '../../db/schema';
 import { db, writeTransaction } from '~/utils/db.server';
 import { progressPercent } from '~/domain/progress';
@@ -196,4 +196,14 @@ export function getCompletionWithOwnerEmail(courseId: string) {
     .innerJoin(users, eq(users.id, courses.userId))
     .where(eq(courseCompletions.courseId, courseId))
     .get();
+}
+
+/** Certificates finished since `since` whose email has not gone out (the sweep's part). */
+export function listUnemailedCompletionIds(since: Date): string[] {
+  return db()
+    .select({ courseId: courseCompletions.courseId })
+    .from(courseCompletions)
+    .where(and(isNull(courseCompletions.emailedAt), gte(courseCompletions.completedAt, since)))
+    .all()
+    .map((row) => row.courseId);
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import {
   receipts,
   subscriptions,
@@ -298,5 +298,30 @@ export function listRecentSubscriptions(limit = 50) {
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .orderBy(desc(subscriptions.createdAt))
     .limit(limit)
+    .all();
+}
+
+/**
+ * Receipts made between `since` and `before` whose email has not gone out and is not being sent
+ * (no live claim), with their subscription and the member's address: the sweep's part.
+ */
+export function listReceiptsToEmail(
+  range: { since: Date; before: Date },
+  now: Date,
+  leaseMs: number,
+) {
+  return db()
+    .select({ receipt: receipts, subscription: subscriptions, email: users.email })
+    .from(receipts)
+    .innerJoin(subscriptions, eq(subscriptions.id, receipts.subscriptionId))
+    .innerJoin(users, eq(users.id, receipts.userId))
+    .where(
+      and(
+        isNull(receipts.emailedAt),
+        gte(receipts.createdAt, range.since),
+        lte(receipts.createdAt, range.before),
+        or(isNull(receipts.emailClaimedAt), lte(receipts.emailClaimedAt, new Date(+now - leaseMs))),
+      ),
+    )
     .all();
 }

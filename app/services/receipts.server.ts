@@ -4,6 +4,7 @@ import type { BillingCustomer } from '../../db/schema';
 import { getPlan } from '~/domain/plans';
 import {
   claimReceiptEmail,
+  listReceiptsToEmail,
   finishReceiptEmail,
   type Receipt,
   type SubscriptionRow,
@@ -164,5 +165,22 @@ export async function emailReceiptOnce(
   const sent = await sendReceiptEmail(receipt, subscription, to);
   finishReceiptEmail(receipt.number, sent);
   if (!sent) log.warn('receipt.email_failed', { receipt: receipt.number });
+  return sent;
+}
+
+/**
+ * Receipts of the last week whose email a crash (or a failed send) left unsent: sent now. The
+ * newest two minutes are left to the request or job that is sending them.
+ */
+export async function emailUnsentReceipts(now = new Date()): Promise<number> {
+  const due = listReceiptsToEmail(
+    { since: new Date(+now - 7 * 24 * 3_600_000), before: new Date(+now - 2 * 60_000) },
+    now,
+    EMAIL_LEASE_MS,
+  );
+  let sent = 0;
+  for (const { receipt, subscription, email } of due)
+    if (await emailReceiptOnce(receipt, subscription, subscription.customer?.email ?? email))
+      sent += 1;
   return sent;
 }

@@ -1,27 +1,28 @@
+import { listUnemailedCompletionIds } from '~/models/completions.server';
 import { listUnfinishedLessons } from '~/models/lessons.server';
 import { listUnsentMailIds } from '~/models/mail-queue.server';
 import { listUnfinishedOutlineIds } from '~/models/outlines.server';
+import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import { ensureLessonJobs } from '~/queues/lesson.server';
 import { mailQueueJobs } from '~/queues/mail.server';
 import { outlineQueue } from '~/queues/outline.server';
 import { log } from '~/utils/logger.server';
+import { emailUnsentReceipts } from './receipts.server';
+
+/** How long the process that queued a mail has to send it before the sweep takes over. */
+const MAIL_GRACE_MS = 2 * 60_000;
 
 /**
- * SQLite says what work is owed (outlines not written, lessons without theory or media, mail
- * not sent); Redis
+ * SQLite says what work is owed (outlines not written, lessons without theory or media, mail,
+ * certificate and receipt emails not sent); Redis
  * only runs it. This gives each piece of owed work a live job again, whatever Redis lost: a
  * restart that kept nothing, an outage while a member submitted, a database restored to an
  * earlier time. Job ids are fixed per piece of work, so sweeping twice, or from two workers at
  * once, adds nothing the second time.
  */
-/** How long the process that queued a mail has to send it before the sweep takes over. */
-const MAIL_GRACE_MS = 2 * 60_000;
-
-export async function sweepLostWork(now = new Date()): Promise<{
-  outlines: number;
-  lessons: number;
-  mails: number;
-}> {
+export async function sweepLostWork(
+  now = new Date(),
+): Promise<Record<'outlines' | 'lessons' | 'mails' | 'certificates' | 'receipts', number>> {
   const outlines = await outlineQueue.ensure(
     listUnfinishedOutlineIds().map((outlineId) => ({ data: { outlineId } })),
   );
@@ -31,6 +32,14 @@ export async function sweepLostWork(now = new Date()): Promise<{
       data: { mailId },
     })),
   );
-  if (outlines + lessons + mails > 0) log.warn('sweep.requeued', { outlines, lessons, mails });
-  return { outlines, lessons, mails };
+  // A certificate email's job gives up after about 17 hours (then the member can send it).
+  const certificates = await certificateEmailQueue.ensure(
+    listUnemailedCompletionIds(new Date(now.getTime() - 24 * 3_600_000)).map((courseId) => ({
+      data: { courseId },
+    })),
+  );
+  const receipts = await emailUnsentReceipts(now);
+  const found = { outlines, lessons, mails, certificates, receipts };
+  if (Object.values(found).some((count) => count > 0)) log.warn('sweep.requeued', found);
+  return found;
 }

@@ -1,8 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mailQueue, outboxEmails } from '../../db/schema';
+import { mailQueue, outboxEmails, receipts } from '../../db/schema';
 import { getQueuedMail, queueMail } from '~/models/mail-queue.server';
+import { createPendingSubscription, recordActivePayment } from '~/models/subscriptions.server';
 import { createUser } from '~/models/users.server';
+import { sweepLostWork } from '~/services/work-sweeper.server';
+import { newId } from '~/utils/ids.server';
 import { welcomeEmail } from '~/services/email-templates.server';
 import { dispatchMail } from '~/services/mail.server';
 import { resetEmailTransportForTests } from '~/services/vendors/mailer.server';
@@ -68,5 +71,57 @@ describe('the mail queue', () => {
     expect(row.sentAt).toBeNull();
     expect(row.attempts).toBe(1);
     expect(row.lastError).toMatch(/ECONNREFUSED/);
+  });
+
+  it('sends a receipt whose sender died after claiming its email', async () => {
+    const member = await createUser({
+      email: `receipt-${Date.now()}@example.com`,
+      name: 'Paying Member',
+      password: 'a-long-password',
+    });
+    const subscription = createPendingSubscription({
+      id: newId(),
+      userId: member.id,
+      provider: 'paypal',
+      providerSubscriptionId: `I-${newId()}`,
+      plan: 'monthly',
+      amountCents: 800,
+      approvalUrl: 'https://example.com/approve',
+      customer: {
+        email: member.email,
+        firstName: 'Paying',
+        lastName: 'Member',
+        address: '1 Street',
+        postalCode: '10115',
+        country: 'DE',
+      },
+    });
+    const { receipt } = recordActivePayment(
+      subscription.id,
+      {
+        status: 'active',
+        plan: 'monthly',
+        amountCents: 800,
+        startedAt: new Date(),
+        nextBillingAt: null,
+      },
+      { key: 'payment-1', amountCents: 800, currency: 'USD', paidAt: new Date() },
+    );
+    // Claimed for sending 20 minutes ago by a process that then died: never sent.
+    db()
+      .update(receipts)
+      .set({
+        emailClaimedAt: new Date(Date.now() - 20 * 60_000),
+        createdAt: new Date(Date.now() - 21 * 60_000),
+      })
+      .where(eq(receipts.number, receipt!.number))
+      .run();
+    expect(outboxTo(member.email)).toHaveLength(0);
+
+    expect((await sweepLostWork()).receipts).toBe(1);
+    const mails = outboxTo(member.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toMatch(/receipt #\d{6}/);
+    expect((await sweepLostWork()).receipts).toBe(0); // once
   });
 });
