@@ -389,5 +389,9 @@ export const mailQueue = sqliteTable(
     sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_queue_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} IS NULL`)],
+  (t) => [
+    index('mail_queue_unsent_idx')
+      .on(t.createdAt)
+      .where(sql`${t.sentAt} IS NULL`),
+  ],
 );
