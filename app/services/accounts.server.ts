@@ -69,6 +69,7 @@ const requiredPassword = z
 const newPassword = z
   .string()
   .min(MIN_PASSWORD_LENGTH, PASSWORD_LENGTH_MESSAGE)
+  .refine((password) => password.trim().length > 0, 'Password cannot be only spaces')
   .refine(
     (password) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES,
     `Password should be at most ${MAX_PASSWORD_BYTES} characters`,

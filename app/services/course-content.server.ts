@@ -4,6 +4,7 @@ import { getCompletion } from '~/models/completions.server';
 import { courseOutline, type Course, type NewTopic } from '~/models/courses.server';
 import { listLessonsOfCourse, updateLessonsFromClient } from '~/models/lessons.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
+import { cleanText } from '~/utils/validation.server';
 
 /**
  * The API's course JSON is an API format only: an object keyed
@@ -27,7 +28,7 @@ const safeImage = (url: string) => (/^(https:\/\/|http:\/\/|\/(?!\/))\S+$/.test(
 const safeVideoId = (id: string) => (/^[\w-]{6,20}$/.test(id) ? id : '');
 
 const lessonSchema = z.object({
-  title: z.string().trim().min(1).max(200),
+  title: z.string().trim().min(1).max(200).pipe(cleanText()),
   theory: z.string().max(200_000).optional().default(''),
   youtube: z.string().trim().max(200).optional().default(''),
   image: z.string().trim().max(2000).optional().default(''),
@@ -39,7 +40,7 @@ const lessonSchema = z.object({
 const topicsSchema = z
   .array(
     z.object({
-      title: z.string().trim().min(1).max(200),
+      title: z.string().trim().min(1).max(200).pipe(cleanText()),
       subtopics: z.array(lessonSchema).min(1).max(MAX_LESSONS_PER_TOPIC),
     }),
   )

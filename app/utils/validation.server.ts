@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters } from './text';
 import { fail, ok, type Result } from '~/domain/result';
 import { REQUIRED_FIELDS_MESSAGE } from './messages';
 
@@ -57,10 +58,21 @@ export async function requireValidBody<S extends z.ZodType>(
   return parsed.value;
 }
 
+/**
+ * Text a member typed: NFC-normalized (one form for the same letters), characters that can hide
+ * or disguise text refused.
+ */
+export const cleanText = () =>
+  z
+    .string()
+    .refine((text) => !hasForbiddenCharacters(text), FORBIDDEN_CHARACTERS_MESSAGE)
+    .transform((text) => text.normalize('NFC'));
+
 /** A required text field: missing, non-text or blank gives the product's required-fields message. */
 export const requiredText = (max = 500) =>
   z
     .string({ error: REQUIRED_FIELDS_MESSAGE })
     .trim()
     .min(1, REQUIRED_FIELDS_MESSAGE)
-    .max(max, `Please keep this under ${max} characters`);
+    .max(max, `Please keep this under ${max} characters`)
+    .pipe(cleanText());

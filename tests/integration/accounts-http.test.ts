@@ -127,6 +127,49 @@ describe('accounts over HTTP', () => {
     expect(app.output().slice(before)).not.toMatch(/"level":"error"|stack/);
   });
 
+  it('refuses names and titles with hidden or disguising characters, and blank passwords', async () => {
+    const signUpWith = (body: Record<string, string>) =>
+      fetch(`${app.baseURL}/api/signup`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    for (const mName of ['Ada\u202Eecalevol', 'Nul\u0000Byte', 'Odd\uFFFF', 'Half\uD83D']) {
+      const refused = await signUpWith({
+        mName,
+        email: uniqueEmail('junk'),
+        password: 'long-enough-1',
+      });
+      expect(refused.status, JSON.stringify(mName)).toBe(400);
+      expect(await refused.json()).toMatchObject({
+        message: 'This field contains characters that are not allowed',
+      });
+    }
+    const spaces = await signUpWith({
+      mName: 'Space',
+      email: uniqueEmail('sp'),
+      password: ' '.repeat(9),
+    });
+    expect(spaces.status).toBe(400);
+    expect(await spaces.json()).toMatchObject({ message: 'Password cannot be only spaces' });
+
+    const { cookie } = await signUp();
+    const saveCourse = (mainTopic: string) =>
+      fetch(`${app.baseURL}/api/course`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: cookie },
+        body: JSON.stringify({
+          mainTopic,
+          type: 'text',
+          content: JSON.stringify({
+            x: [{ title: 'T', subtopics: [{ title: 'L', theory: '<p>x</p>' }] }],
+          }),
+        }),
+      });
+    expect((await saveCourse('Safe txt')).status).toBe(200);
+    expect((await saveCourse('Safe \u202Etxt.exe')).status).toBe(400);
+  });
+
   it('answers 50 malformed bodies across the account routes with a 4xx and a message', async () => {
     const { cookie } = await signUp();
     const routes = [

@@ -23,7 +23,7 @@ import {
   TOPIC_COUNT_CHOICES,
 } from '~/domain/plans';
 import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
-import { parseWith, readBody, requiredText } from '~/utils/validation.server';
+import { cleanText, parseWith, readBody, requiredText } from '~/utils/validation.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Generate Course | CourseGen' }];
@@ -43,7 +43,7 @@ const list = (value: unknown): string[] =>
 const createSchema = z.object({
   topic: requiredText(120),
   subtopic: z
-    .array(z.string().trim().max(120, 'Please keep this under 120 characters'))
+    .array(z.string().trim().max(120, 'Please keep this under 120 characters').pipe(cleanText()))
     .transform((values) => values.filter(Boolean))
     .pipe(
       z
