@@ -12,8 +12,8 @@ export const FORBIDDEN_CHARACTERS_MESSAGE = 'This field contains characters that
  * breaks, the non-characters U+FFFE and U+FFFF, bidirectional overrides and isolates (which can
  * make a title on a public page read as something else) and lone surrogates.
  */
-// eslint-disable-next-line no-control-regex
 const FORBIDDEN =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF\u202A-\u202E\u2066-\u2069]/;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
