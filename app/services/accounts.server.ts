@@ -16,6 +16,8 @@ import {
   createUser,
   getUserByEmail,
   hashPassword,
+  needsRehash,
+  updatePasswordHash,
   MIN_PASSWORD_LENGTH,
   normalizeEmail,
   verifyPassword,
@@ -57,7 +59,7 @@ export const MESSAGES = {
   emailInUse: 'This email is already in use',
 } as const;
 
-// bcrypt reads at most 72 bytes; a longer password would be silently cut.
+// Older accounts' bcrypt hashes read at most 72 bytes; the limit keeps one rule for all.
 const MAX_PASSWORD_BYTES = 72;
 
 /** Present and not empty; passwords are never trimmed (spaces are allowed). */
@@ -225,7 +227,11 @@ export async function signIn(
     user?.passwordHash ?? (await unknownUserHash()),
   );
   if (!user || !matches) return fail(MESSAGES.badCredentials, 401);
-  await Promise.all([clear(LIMITS.signInAccountIp, accountIp), refund(LIMITS.signInIp, ip)]);
+  if (needsRehash(user.passwordHash))
+    updatePasswordHash(user.id, await hashPassword(input.password));
+  // The account's failures are forgiven; the address keeps its count, good sign-ins included,
+  // so no client can make the server hash without limit.
+  await clear(LIMITS.signInAccountIp, accountIp);
   const cookie = await createSession(user.id);
   return ok({ message: MESSAGES.signedIn, user, cookie });
 }

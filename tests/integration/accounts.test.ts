@@ -12,6 +12,7 @@ import {
   uniqueEmail,
   uniqueIp,
 } from '../support/account-routes';
+import bcrypt from 'bcryptjs';
 import { createUser, getUserByEmail } from '~/models/users.server';
 import { loader as outboxLoader } from '~/routes/admin/admin.outbox';
 import { loader as outboxEmailLoader } from '~/routes/admin/admin.outbox_.$id';
@@ -94,7 +95,7 @@ describe('sign up', () => {
     expect(stored.plan).toBe('free');
     expect(stored.role).toBe('member');
     expect(stored.passwordHash).not.toContain(PASSWORD);
-    expect(stored.passwordHash).toMatch(/^\$2[aby]\$12\$/);
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
 
     const setCookie = response.headers.get('Set-Cookie')!;
     expect(setCookie).toMatch(/HttpOnly/);
@@ -534,6 +535,34 @@ describe('rate limits', () => {
       { ip },
     )) as Response;
     expect(r.status).toBe(429);
+  });
+});
+
+describe('password hashes', () => {
+  it('stores argon2id, and moves an older bcrypt account to it at its next sign-in', async () => {
+    const { email } = await signUp();
+    expect(getUserByEmail(email)!.passwordHash).toMatch(/^\$argon2id\$/);
+
+    const old = uniqueEmail('bcrypt');
+    await createUser({ email: old, name: 'Old Timer', password: PASSWORD });
+    db()
+      .update(users)
+      .set({ passwordHash: bcrypt.hashSync(PASSWORD, 4) })
+      .where(eq(users.email, old))
+      .run();
+    expect((await signIn(old, PASSWORD)).status).toBe(200);
+    expect(getUserByEmail(old)!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect((await signIn(old, PASSWORD)).status).toBe(200);
+    expect((await signIn(old, 'wrong-password-1')).status).toBe(401);
+  });
+
+  it('limits sign-ins per address whether they succeed or not', async () => {
+    const { email } = await signUp();
+    const ip = uniqueIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 51; i += 1) statuses.push((await signIn(email, PASSWORD, ip)).status);
+    expect(statuses.slice(0, 50)).toEqual(Array(50).fill(200));
+    expect(statuses[50]).toBe(429);
   });
 });
 
