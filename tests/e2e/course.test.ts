@@ -139,11 +139,11 @@ describe('course generation in a browser', () => {
     await page.getByRole('button', { name: 'Generate Course' }).click();
 
     await page.waitForURL(/\/course\/[\w-]+$/);
-    const video = page.getByTestId('lesson-video');
-    await video.waitFor();
-    await expect(video.getAttribute('src')).resolves.toMatch(
-      /^https:\/\/www\.youtube-nocookie\.com\/embed\/[\w-]{11}$/,
-    );
+    // Demo mode's videos are made up: a stand-in names the video instead of a broken player.
+    const standIn = page.getByTestId('lesson-video-standin');
+    await standIn.waitFor();
+    await expect(standIn.innerText()).resolves.toContain('Video:');
+    await expect(page.locator('iframe').count()).resolves.toBe(0);
     await page.getByTestId('lesson-theory').getByText('a summary').waitFor();
     await expect(
       page.getByRole('navigation', { name: 'Course topics' }).getByRole('link').count(),

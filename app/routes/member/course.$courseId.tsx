@@ -10,6 +10,7 @@ import { Form, Link, useFetcher, useLoaderData, useRevalidator } from '@remix-ru
 import { useEffect, useMemo } from 'react';
 import { z } from 'zod';
 import { GenerationState } from '~/components/generation-state';
+import { VideoFacade } from '~/components/video-facade';
 import { ProgressCircle } from '~/components/progress-circle';
 import {
   courseOutline,
@@ -21,6 +22,7 @@ import { getCompletion } from '~/models/completions.server';
 import { getLessonOfCourse, markLessonDone, parseCredit } from '~/models/lessons.server';
 import { keepCourseGenerating, withJobService } from '~/services/course-generation.server';
 import courseStyles from '~/styles/course.css?url';
+import { env } from '~/utils/env.server';
 import { requireUser } from '~/utils/auth.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
 import { truncateWords } from '~/utils/text';
@@ -76,6 +78,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       youtubeId: lesson.youtubeId,
     },
     status,
+    // Demo mode's videos are made up: YouTube would show an error in their place.
+    videosEmbeddable: !env().mocked.youtube,
   };
 }
 
@@ -131,7 +135,13 @@ function merge(a: LessonState, b: LessonState | undefined): LessonState {
 const finished = (status: CourseStatus) => !status.generating;
 
 export default function CourseView() {
-  const { course, topics, lesson, status: loaded } = useLoaderData<typeof loader>();
+  const {
+    course,
+    topics,
+    lesson,
+    status: loaded,
+    videosEmbeddable,
+  } = useLoaderData<typeof loader>();
   const polled = useLongPoll(`/status/course/${course.id}`, loaded, finished);
   const revalidator = useRevalidator();
   useReportOpened(lesson.id, Boolean(lesson.theory));
@@ -209,17 +219,11 @@ export default function CourseView() {
           {lesson.theory ? (
             <>
               {course.type === 'video' && lesson.youtubeId ? (
-                <div className="video">
-                  <iframe
-                    src={`https://www.youtube-nocookie.com/embed/${lesson.youtubeId}`}
-                    title={lesson.title}
-                    allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture"
-                    allowFullScreen
-                    loading="lazy"
-                    referrerPolicy="strict-origin-when-cross-origin"
-                    data-testid="lesson-video"
-                  />
-                </div>
+                <VideoFacade
+                  videoId={lesson.youtubeId}
+                  title={lesson.title}
+                  embeddable={videosEmbeddable}
+                />
               ) : null}
               {course.type === 'text' && lesson.imageUrl ? (
                 <figure className="lesson-image">
