@@ -1,26 +1,43 @@
+import { nextChange, type ChangeKey } from './changes.server';
+
 /**
- * Long polling for the status routes: with `?known=<version>&wait=<ms>` the
- * answer is held until the state's version differs from the one the browser
- * already has (checked every 50 ms), or the wait ends, or the browser leaves.
- * Without them it answers at once. A change reaches the page within ~50 ms
- * without hammering the server with requests.
+ * Long polling for the status routes: with `?known=<version>&wait=<ms>` the answer is held until
+ * the state's version differs from the one the browser already has, or the wait ends, or the
+ * browser leaves. The worker's change notification wakes the request at once; the state is read
+ * again only then (and every few seconds, in case a notification was lost), never in a busy loop.
+ * A member holds at most MAX_WAITS_PER_MEMBER waits; beyond that a request answers at once.
  */
 export const MAX_WAIT_MS = 20_000;
-const CHECK_EVERY_MS = 50;
+export const SAFETY_CHECK_MS = 3_000;
+export const MAX_WAITS_PER_MEMBER = 4;
+
+const waiting = new Map<string, number>();
 
 export async function readWhenChanged<T extends { version: string }>(
   request: Request,
   read: () => T | undefined,
+  on: { key: ChangeKey; memberId: string },
 ): Promise<T | undefined> {
   const url = new URL(request.url);
   const known = url.searchParams.get('known');
   const wait = Math.min(Math.max(Number(url.searchParams.get('wait')) || 0, 0), MAX_WAIT_MS);
-  const deadline = Date.now() + wait;
-  for (;;) {
-    const value = read();
-    if (!value || value.version !== known || Date.now() >= deadline || request.signal.aborted)
-      return value;
-    await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS));
+  const first = read();
+  const held = waiting.get(on.memberId) ?? 0;
+  if (!first || first.version !== known || wait === 0 || held >= MAX_WAITS_PER_MEMBER) return first;
+  waiting.set(on.memberId, held + 1);
+  try {
+    const deadline = Date.now() + wait;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0 || request.signal.aborted) return read();
+      await nextChange(on.key, Math.min(left, SAFETY_CHECK_MS), request.signal);
+      const value = read();
+      if (!value || value.version !== known) return value;
+    }
+  } finally {
+    const now = (waiting.get(on.memberId) ?? 1) - 1;
+    if (now > 0) waiting.set(on.memberId, now);
+    else waiting.delete(on.memberId);
   }
 }
 

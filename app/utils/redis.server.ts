@@ -8,12 +8,12 @@ export function redisUrl(): string {
   return env().REDIS_URL ?? DEFAULT_REDIS_URL;
 }
 
-function connect(role: 'producer' | 'worker'): Redis {
+function connect(role: 'producer' | 'worker' | 'subscriber'): Redis {
   const connection = new Redis(redisUrl(), {
     // Workers block on Redis and must never give up a command; producers fail
     // fast so a request never hangs while Redis is away.
-    maxRetriesPerRequest: role === 'worker' ? null : 1,
-    enableOfflineQueue: role === 'worker',
+    maxRetriesPerRequest: role === 'producer' ? 1 : null,
+    enableOfflineQueue: role !== 'producer',
     // Named after the install's prefix, so `CLIENT LIST` shows whose connection it is.
     connectionName: `${env().REDIS_PREFIX}-${role}`,
   });
@@ -22,7 +22,7 @@ function connect(role: 'producer' | 'worker'): Redis {
 }
 
 declare global {
-  var __coursegenRedis: { producer?: Redis; worker?: Redis } | undefined;
+  var __coursegenRedis: { producer?: Redis; worker?: Redis; subscriber?: Redis } | undefined;
 }
 
 function connections() {
@@ -35,6 +35,13 @@ export function producerRedis(): Redis {
   const pool = connections();
   pool.producer ??= connect('producer');
   return pool.producer;
+}
+
+/** The web process's one connection in subscriber mode (change notifications). */
+export function subscriberRedis(): Redis {
+  const pool = connections();
+  pool.subscriber ??= connect('subscriber');
+  return pool.subscriber;
 }
 
 /** Only the worker process opens this one. */
@@ -68,6 +75,6 @@ export async function waitForRedis(timeoutMs = 5000): Promise<void> {
 
 export async function closeRedis() {
   const pool = connections();
-  await Promise.allSettled([pool.producer?.quit(), pool.worker?.quit()]);
+  await Promise.allSettled([pool.producer?.quit(), pool.worker?.quit(), pool.subscriber?.quit()]);
   globalThis.__coursegenRedis = {};
 }

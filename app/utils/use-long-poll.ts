@@ -24,6 +24,7 @@ export function useLongPoll<T extends { version: string }>(
       while (!controller.signal.aborted) {
         try {
           const params = new URLSearchParams({ known, wait: '20000' });
+          const asked = Date.now();
           const response = await fetch(`${url}?${params}`, {
             signal: controller.signal,
             headers: { Accept: 'application/json' },
@@ -31,6 +32,10 @@ export function useLongPoll<T extends { version: string }>(
           if (response.status === 404 || response.status === 401) return;
           if (!response.ok) throw new Error(`status ${response.status}`);
           const next = (await response.json()) as T;
+          // Answered at once with nothing new: the server holds no more waits for this member
+          // (other tabs); ask again in a moment rather than at once.
+          if (next.version === known && Date.now() - asked < 1000)
+            await new Promise((resolve) => setTimeout(resolve, 2000));
           known = next.version;
           setValue(next);
           if (latest.current.isFinal(next)) return;

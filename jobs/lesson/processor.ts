@@ -20,6 +20,7 @@ import {
   videoQuery,
   type Image,
 } from '~/services/vendors/media.server';
+import { publishChange } from '~/utils/changes.server';
 import { log } from '~/utils/logger.server';
 import { errorMessage, reportProgress } from '~/queues/retry.server';
 import { lessonQueue } from '~/queues/lesson.server';
@@ -100,7 +101,10 @@ export async function processLesson(job: Job) {
   const { lesson } = context;
   if (lesson.state === 'done' && lesson.mediaState === 'done') return { lessonId, skipped: true };
 
+  // Pages waiting on this course's status are woken by each write.
+  const changed = () => publishChange(`course:${courseId}`);
   markLessonRunning(lessonId, job.attemptsMade);
+  changed();
   await reportProgress(job, 10);
   try {
     if (!lesson.theory) {
@@ -117,6 +121,7 @@ export async function processLesson(job: Job) {
         // the media, filling only what that writer left empty.
         storeLessonMedia(lessonId, produced.found.media);
       keepPhoto(context, produced.found);
+      changed();
       await reportProgress(job, 80);
       if (produced.mediaError && getLesson(lessonId)?.mediaState !== 'done')
         throw produced.mediaError;
@@ -124,12 +129,14 @@ export async function processLesson(job: Job) {
       const found = await findMedia(context);
       storeLessonMedia(lessonId, found.media);
       keepPhoto(context, found);
+      changed();
     }
     await reportProgress(job, 100);
     return { lessonId };
   } catch (error) {
     const failures = job.attemptsMade + 1;
     recordLessonFailure(lessonId, failures, errorMessage(error));
+    changed();
     log.warn('lesson.try_failed', {
       jobId: job.id,
       lessonId,

@@ -6,6 +6,7 @@ import {
   storeOutlineResult,
 } from '~/models/outlines.server';
 import { describeAiFailure, generateOutline } from '~/services/vendors/ai.server';
+import { publishChange } from '~/utils/changes.server';
 import { log } from '~/utils/logger.server';
 import { errorMessage, reportProgress } from '~/queues/retry.server';
 import { outlineQueue } from '~/queues/outline.server';
@@ -22,7 +23,10 @@ export async function processOutline(job: Job) {
   if (outline.result) return { outlineId, topics: outline.result.length, skipped: true };
   if (outline.state === 'cancelled') return { outlineId, cancelled: true };
 
+  // Pages waiting on this outline's status are woken by each write.
+  const changed = () => publishChange(`outline:${outlineId}`);
   markOutlineRunning(outlineId, job.attemptsMade);
+  changed();
   await reportProgress(job, 10);
   try {
     const topics = await generateOutline({
@@ -31,11 +35,13 @@ export async function processOutline(job: Job) {
       topicCount: outline.topicCount,
     });
     storeOutlineResult(outlineId, topics);
+    changed();
     await reportProgress(job, 100);
     return { outlineId, topics: topics.length };
   } catch (error) {
     const failures = job.attemptsMade + 1;
     recordOutlineFailure(outlineId, failures, errorMessage(error), describeAiFailure(error).kind);
+    changed();
     log.warn('outline.try_failed', {
       jobId: job.id,
       outlineId,

@@ -9,6 +9,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
   const course = getCourseForUser(params.courseId ?? '', user.id);
   if (!course) return statusJson({ success: false, message: 'Not Found' }, 404);
-  const status = await readWhenChanged(request, () => withJobService(courseStatus(course.id)));
+  const status = await readWhenChanged(request, () => withJobService(courseStatus(course.id)), {
+    key: `course:${course.id}`,
+    memberId: user.id,
+  });
   return statusJson(status);
 }

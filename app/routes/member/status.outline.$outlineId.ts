@@ -7,10 +7,15 @@ import { readWhenChanged, statusJson } from '~/utils/long-poll.server';
 /** GET: the outline job's state (queued, running, retrying + attempts, done + topics). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
-  const status = await readWhenChanged(request, () => {
-    const outline = getOutlineForUser(params.outlineId ?? '', user.id);
-    return outline ? withJobService(outlineStatus(outline)) : undefined;
-  });
+  const outlineId = params.outlineId ?? '';
+  const status = await readWhenChanged(
+    request,
+    () => {
+      const outline = getOutlineForUser(outlineId, user.id);
+      return outline ? withJobService(outlineStatus(outline)) : undefined;
+    },
+    { key: `outline:${outlineId}`, memberId: user.id },
+  );
   if (!status) return statusJson({ success: false, message: 'Not Found' }, 404);
   return statusJson(status);
 }
