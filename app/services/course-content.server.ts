@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  COURSE_TOO_LARGE_MESSAGE,
+  LESSON_TOO_LONG_MESSAGE,
+  MAX_COURSE_TEXT_CHARS,
+  MAX_LESSON_TEXT_CHARS,
+} from '~/domain/content-limits';
+import { fail, ok, type Failure, type Result } from '~/domain/result';
+import { hit, tooManyRequestsFailure, type RateLimit } from '~/utils/rate-limit.server';
 import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 import { getCompletion } from '~/models/completions.server';
 import { courseOutline, type Course, type NewTopic } from '~/models/courses.server';
@@ -29,7 +37,7 @@ const safeVideoId = (id: string) => (/^[\w-]{6,20}$/.test(id) ? id : '');
 
 const lessonSchema = z.object({
   title: z.string().trim().min(1).max(200).pipe(cleanText()),
-  theory: z.string().max(200_000).optional().default(''),
+  theory: z.string().optional().default(''),
   youtube: z.string().trim().max(200).optional().default(''),
   image: z.string().trim().max(2000).optional().default(''),
   done: z
@@ -49,31 +57,54 @@ const topicsSchema = z
 
 export const CONTENT_MESSAGE = 'The course content is not in the expected format';
 
-/** Reads `content` (an object, or its JSON text) into topics; null when malformed. */
-export function parseContent(value: unknown): ContentTopic[] | null {
+/** The lesson texts of raw content, measured before anything heavier is done with them. */
+function lessonTextLengths(topics: unknown): number[] {
+  if (!Array.isArray(topics)) return [];
+  return topics.flatMap((topic: { subtopics?: unknown }) =>
+    Array.isArray(topic?.subtopics)
+      ? topic.subtopics.map((lesson: { theory?: unknown }) =>
+          typeof lesson?.theory === 'string' ? lesson.theory.length : 0,
+        )
+      : [],
+  );
+}
+
+/**
+ * Reads `content` (an object, or its JSON text) into topics, lesson HTML sanitized once here,
+ * on the way in. Too much text is a 413 with the limit; any other malformation a 400.
+ */
+export function parseContent(value: unknown): Result<ContentTopic[]> {
   let content = value;
   if (typeof content === 'string') {
     try {
       content = JSON.parse(content);
     } catch {
-      return null;
+      return fail(CONTENT_MESSAGE, 400);
     }
   }
-  if (!content || typeof content !== 'object' || Array.isArray(content)) return null;
+  if (!content || typeof content !== 'object' || Array.isArray(content))
+    return fail(CONTENT_MESSAGE, 400);
   const entries = Object.values(content as Record<string, unknown>);
-  if (entries.length !== 1) return null;
+  if (entries.length !== 1) return fail(CONTENT_MESSAGE, 400);
+  const lengths = lessonTextLengths(entries[0]);
+  if (lengths.some((length) => length > MAX_LESSON_TEXT_CHARS))
+    return fail(LESSON_TOO_LONG_MESSAGE, 413);
+  if (lengths.reduce((sum, length) => sum + length, 0) > MAX_COURSE_TEXT_CHARS)
+    return fail(COURSE_TOO_LARGE_MESSAGE, 413);
   const parsed = topicsSchema.safeParse(entries[0]);
-  if (!parsed.success) return null;
-  return parsed.data.map((topic) => ({
-    title: topic.title,
-    subtopics: topic.subtopics.map((lesson) => ({
-      title: lesson.title,
-      theory: lesson.theory.trim() ? sanitizeHtml(lesson.theory) : '',
-      youtube: safeVideoId(lesson.youtube),
-      image: safeImage(lesson.image),
-      done: lesson.done,
+  if (!parsed.success) return fail(CONTENT_MESSAGE, 400);
+  return ok(
+    parsed.data.map((topic) => ({
+      title: topic.title,
+      subtopics: topic.subtopics.map((lesson) => ({
+        title: lesson.title,
+        theory: lesson.theory.trim() ? sanitizeHtml(lesson.theory) : '',
+        youtube: safeVideoId(lesson.youtube),
+        image: safeImage(lesson.image),
+        done: lesson.done,
+      })),
     })),
-  }));
+  );
 }
 
 /** Parsed content as new rows. */
@@ -100,7 +131,8 @@ export function courseContent(course: Pick<Course, 'id' | 'mainTopic'>): CourseC
         const lesson = bodies.get(summary.id)!;
         return {
           title: lesson.title,
-          theory: lesson.theory ? sanitizeHtml(lesson.theory) : '',
+          // Sanitized when stored (every writer does), so reading is only reading.
+          theory: lesson.theory ?? '',
           youtube: lesson.youtubeId ?? '',
           image: lesson.imageUrl ?? '',
           done: lesson.done,
@@ -160,4 +192,17 @@ export function courseRecord(
     end: completedAt ? completedAt.toISOString() : null,
     ...(withContent ? { content: courseContent(course) } : {}),
   };
+}
+
+/** Content writes per member (POST /api/course, /api/update): each may parse a megabyte. */
+const CONTENT_WRITES: RateLimit = {
+  name: 'content-write:member',
+  max: 120,
+  windowSeconds: 10 * 60,
+};
+
+/** Null while the member may write content, else the 429 failure with its wait. */
+export async function contentWriteRefusal(userId: string): Promise<Failure | null> {
+  const result = await hit(CONTENT_WRITES, userId);
+  return result.allowed ? null : tooManyRequestsFailure(result);
 }

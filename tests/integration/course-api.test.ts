@@ -14,6 +14,12 @@ import * as createPage from '~/routes/member/create';
 import * as statusCourse from '~/routes/member/status.course.$courseId';
 import * as statusOutline from '~/routes/member/status.outline.$outlineId';
 import * as topicsPage from '~/routes/member/topics.$outlineId';
+import {
+  COURSE_TOO_LARGE_MESSAGE,
+  LESSON_TOO_LONG_MESSAGE,
+  MAX_COURSE_TEXT_CHARS,
+  MAX_LESSON_TEXT_CHARS,
+} from '~/domain/content-limits';
 import { AI_LESSONS_PER_TOPIC, aiLessonLimit, aiLessonLimitMessage } from '~/domain/plans';
 import { createOutline, getOutline, storeOutlineResult } from '~/models/outlines.server';
 import { createUser, type User } from '~/models/users.server';
@@ -220,6 +226,65 @@ describe('/api/course, /api/courses and /api/update', () => {
     });
     expect(asSomeoneElse.status).toBe(403);
     expect((await json(apiCourses, { path: '/api/courses' })).status).toBe(401);
+  });
+
+  it('refuses more lesson text than a member may store, with the limit, storing nothing', async () => {
+    const { user, cookie } = await member();
+    const withTheory = (lessons: number, chars: number, topics = 1) =>
+      JSON.stringify({
+        big: Array.from({ length: topics }, (_, t) => ({
+          title: `Big ${t}`,
+          subtopics: Array.from({ length: lessons }, (_, i) => ({
+            title: `L${i}`,
+            theory: `<p>${'x'.repeat(chars)}</p>`,
+          })),
+        })),
+      });
+    const tooLong = await json(apiCourse, {
+      path: '/api/course',
+      cookie,
+      body: { content: withTheory(1, MAX_LESSON_TEXT_CHARS), type: 'text', mainTopic: 'Big' },
+    });
+    expect(tooLong).toMatchObject({ status: 413, body: { message: LESSON_TOO_LONG_MESSAGE } });
+    const tooMuch = await json(apiCourse, {
+      path: '/api/course',
+      cookie,
+      body: {
+        content: withTheory(6, MAX_COURSE_TEXT_CHARS / 12, 2),
+        type: 'text',
+        mainTopic: 'Big',
+      },
+    });
+    expect(tooMuch).toMatchObject({ status: 413, body: { message: COURSE_TOO_LARGE_MESSAGE } });
+    expect(db().select().from(courses).where(eq(courses.userId, user.id)).all()).toEqual([]);
+
+    const fits = await json(apiCourse, {
+      path: '/api/course',
+      cookie,
+      body: { content: withTheory(6, 50_000), type: 'text', mainTopic: 'Big' },
+    });
+    expect(fits.status).toBe(200);
+    const update = await json(apiUpdate, {
+      path: '/api/update',
+      cookie,
+      body: { courseId: fits.body.courseId, content: withTheory(6, MAX_LESSON_TEXT_CHARS) },
+    });
+    expect(update).toMatchObject({ status: 413, body: { message: LESSON_TOO_LONG_MESSAGE } });
+  });
+
+  it('limits how often a member writes course content', async () => {
+    const { cookie } = await member();
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i += 1) {
+      const answer = await json(apiCourse, {
+        path: '/api/course',
+        cookie,
+        body: { content: 'not json', type: 'text', mainTopic: 'Spam' },
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses.slice(0, 120).every((status) => status === 400)).toBe(true);
+    expect(statuses[120]).toBe(429);
   });
 
   it('lets the AI write as many lessons of a course as /create would, and no more', async () => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   contentToTopics,
   CONTENT_MESSAGE,
+  contentWriteRefusal,
   courseRecord,
   parseContent,
 } from '~/services/course-content.server';
@@ -64,12 +65,14 @@ export async function action({ request }: ActionFunctionArgs) {
         { success: false, message: 'You can only create courses for yourself' },
         { status: 403 },
       );
+    const refused = await contentWriteRefusal(user.id);
+    if (refused) return failureJson(refused);
     const topics = parseContent(body.content);
-    if (!topics) return badRequest(CONTENT_MESSAGE);
+    if (!topics.ok) return failureJson(topics);
     const created = await createCourseFromContent(user, {
       mainTopic: body.mainTopic,
       type: body.type,
-      topics: contentToTopics(topics),
+      topics: contentToTopics(topics.value),
     });
     if (!created.ok) return failureJson(created);
     return Response.json({

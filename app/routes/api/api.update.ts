@@ -3,12 +3,13 @@ import { z } from 'zod';
 import {
   applyContentUpdate,
   CONTENT_MESSAGE,
+  contentWriteRefusal,
   parseContent,
 } from '~/services/course-content.server';
 import { getCourseForUser } from '~/models/courses.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { badRequest, requireValidBody, requiredText } from '~/utils/validation.server';
-import { guardApi } from '~/utils/responses.server';
+import { failureJson, guardApi } from '~/utils/responses.server';
 
 const updateSchema = z.object({ courseId: requiredText(64), content: z.unknown() });
 
@@ -20,8 +21,11 @@ export async function action({ request }: ActionFunctionArgs) {
     const body = await requireValidBody(request, updateSchema);
     const course = getCourseForUser(body.courseId, user.id);
     if (!course) return Response.json({ success: false, message: 'Not Found' }, { status: 404 });
+    const refused = await contentWriteRefusal(user.id);
+    if (refused) return failureJson(refused);
     const topics = parseContent(body.content);
-    if (!topics || !applyContentUpdate(course.id, topics)) return badRequest(CONTENT_MESSAGE);
+    if (!topics.ok) return failureJson(topics);
+    if (!applyContentUpdate(course.id, topics.value)) return badRequest(CONTENT_MESSAGE);
     return Response.json({ success: true, message: 'Course updated successfully' });
   });
 }

@@ -24,7 +24,6 @@ import { keepCourseGenerating, withJobService } from '~/services/course-generati
 import courseStyles from '~/styles/course.css?url';
 import { env } from '~/utils/env.server';
 import { requireUser } from '~/utils/auth.server';
-import { sanitizeHtml } from '~/utils/sanitize-html.server';
 import { truncateWords } from '~/utils/text';
 import { useLongPoll } from '~/utils/use-long-poll';
 import { parseWith, readBody } from '~/utils/validation.server';
@@ -71,8 +70,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       state: lesson.state,
       attempts: lesson.attempts,
       mediaState: lesson.mediaState,
-      // Sanitized when stored and again on output (ADR 7): stored HTML never runs script.
-      theory: lesson.theory ? sanitizeHtml(lesson.theory) : null,
+      // Sanitized when stored, by every writer (ADR 7): reading is only reading.
+      theory: lesson.theory ?? null,
       imageUrl: lesson.imageUrl,
       imageCredit: parseCredit(lesson.imageCredit),
       youtubeId: lesson.youtubeId,
@@ -254,7 +253,7 @@ export default function CourseView() {
               <div
                 className="theory"
                 data-testid="lesson-theory"
-                // Sanitized by the loader (app/utils/sanitize-html.server.ts).
+                // Sanitized when stored (see the loader).
                 dangerouslySetInnerHTML={{ __html: lesson.theory }}
               />
             </>
