@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
 import {
   contentToTopics,
-  CONTENT_MESSAGE,
   contentWriteRefusal,
   courseRecord,
   parseContent,
@@ -10,12 +9,7 @@ import {
 import { getCourseForUser } from '~/models/courses.server';
 import { createCourseFromContent } from '~/services/course-generation.server';
 import { requireApiUser } from '~/utils/auth.server';
-import {
-  badRequest,
-  REQUIRED_FIELDS_MESSAGE,
-  requireValidBody,
-  requiredText,
-} from '~/utils/validation.server';
+import { REQUIRED_FIELDS_MESSAGE, requireValidBody, requiredText } from '~/utils/validation.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
 
 const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
