@@ -71,3 +71,12 @@ export function redeemPasswordResetToken(
     return user ?? null;
   });
 }
+
+/** Spends every open reset link of a user: a password changed elsewhere makes them stale. */
+export function spendResetTokensOf(userId: string) {
+  db()
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)))
+    .run();
+}

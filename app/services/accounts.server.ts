@@ -6,6 +6,7 @@ import {
   createPasswordResetToken,
   isResetTokenUsable,
   redeemPasswordResetToken,
+  spendResetTokensOf,
 } from '~/models/password-resets.server';
 import {
   isEmailTakenByOther,
@@ -308,6 +309,8 @@ export async function updateProfile(
 
   let cookie: string | undefined;
   if (passwordHash) {
+    // A new password ends every session and every reset link issued before it.
+    spendResetTokensOf(user.id);
     destroyAllSessions(user.id);
     cookie = await createSession(user.id);
   }

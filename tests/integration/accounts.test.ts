@@ -171,6 +171,7 @@ describe('sign in and sessions', () => {
   it('ends every session when the password changes on the profile, and starts a new one for this browser', async () => {
     const { email, cookie: first } = await signUp();
     const second = sessionCookie(await signIn(email, PASSWORD))!;
+    const earlierResetToken = await requestReset(email);
     const response = (await post(
       apiProfile,
       '/api/profile',
@@ -185,6 +186,15 @@ describe('sign in and sessions', () => {
     expect((await signIn(email, PASSWORD)).status).toBe(401);
     expect((await signIn(email, 'brand-new-pass-1')).status).toBe(200);
     expect(emailsTo(email).map((m) => m.subject)).toContain('Your CourseGen password was updated');
+    // A reset link sent before the change no longer works after it.
+    const reset = await json(
+      await post(apiReset, '/api/reset-password', {
+        password: 'another-pass-22',
+        token: earlierResetToken,
+      }),
+    );
+    expect(reset.status).toBe(400);
+    expect((await signIn(email, 'brand-new-pass-1')).status).toBe(200);
   });
 
   it('sends visitors to /signin and back, and members away from the visitor pages', async () => {
