@@ -58,6 +58,8 @@ export const MESSAGES = {
   badResetToken: 'This reset link is invalid or has expired',
   profileUpdated: 'Profile Updated',
   emailInUse: 'This email is already in use',
+  currentPasswordNeeded: 'Please enter your current password to change your email or password',
+  currentPasswordWrong: 'Your current password is incorrect',
 } as const;
 
 // Older accounts' bcrypt hashes read at most 72 bytes; the limit keeps one rule for all.
@@ -111,11 +113,16 @@ export const profileSchema = z
     mName: requiredText(100),
     email: requiredText(254),
     password: z.string({ error: 'The new password should be text' }).max(1000).optional(),
+    currentPassword: z
+      .string({ error: 'The current password should be text' })
+      .max(1000)
+      .optional(),
   })
   .pipe(
     z.object({
       mName: z.string(),
       email: emailAddress,
+      currentPassword: z.string().optional(),
       password: z
         .string()
         .optional()
@@ -297,6 +304,12 @@ export async function updateProfile(
     if (blocked) return blocked;
   }
   if (isEmailTakenByOther(email, user.id)) return fail(MESSAGES.emailInUse, 409);
+  // A session alone (a borrowed laptop, a stolen cookie) must not be enough to take the account.
+  if (input.password || email !== normalizeEmail(user.email)) {
+    if (!input.currentPassword) return fail(MESSAGES.currentPasswordNeeded, 400);
+    if (!(await verifyPassword(input.currentPassword, user.passwordHash)))
+      return fail(MESSAGES.currentPasswordWrong, 403);
+  }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   let updated: User | undefined;
   try {

@@ -95,6 +95,9 @@ describe('accounts in a browser', () => {
     await expectToast(page, LENGTH);
     await label(page, 'New Password').fill('profile-password-2');
     await button(page, 'Submit').click();
+    await expectToast(page, 'Please enter your current password to change your email or password');
+    await label(page, 'Current Password').fill(member.password);
+    await button(page, 'Submit').click();
     await expectToast(page, 'Profile Updated');
     await page.reload();
     expect(await label(page, 'Name').inputValue()).toBe('Walker Renamed');

@@ -175,7 +175,7 @@ describe('sign in and sessions', () => {
     const response = (await post(
       apiProfile,
       '/api/profile',
-      { mName: 'Renamed', email, password: 'brand-new-pass-1' },
+      { mName: 'Renamed', email, password: 'brand-new-pass-1', currentPassword: PASSWORD },
       { cookie: second },
     )) as Response;
     expect(await response.clone().json()).toEqual({ success: true, message: 'Profile Updated' });
@@ -254,7 +254,7 @@ describe('profile', () => {
       await post(
         profileAction,
         '/profile',
-        { mName: 'New Name', email: newEmail, password: '' },
+        { mName: 'New Name', email: newEmail, password: '', currentPassword: PASSWORD },
         {
           cookie,
           as: 'form',
@@ -488,17 +488,49 @@ describe('rate limits', () => {
     SLOW,
   );
 
+  it('asks for the current password before changing the email or password', async () => {
+    const { email, cookie } = await signUp();
+    const change = (fields: Record<string, string>) =>
+      post(apiProfile, '/api/profile', { mName: 'Me', email, ...fields }, { cookie }).then(json);
+    expect(await change({ password: 'taken-over-pass' })).toEqual({
+      status: 400,
+      body: {
+        success: false,
+        message: 'Please enter your current password to change your email or password',
+      },
+    });
+    expect(await change({ email: uniqueEmail('thief'), currentPassword: 'guessed-wrong' })).toEqual(
+      {
+        status: 403,
+        body: { success: false, message: 'Your current password is incorrect' },
+      },
+    );
+    expect((await signIn(email, PASSWORD)).status).toBe(200);
+    // A name alone needs no password.
+    expect((await change({ mName: 'Just A Name' })).status).toBe(200);
+  });
+
   it('limits how often a member can change their email', async () => {
     const { cookie } = await signUp();
     for (let i = 0; i < 5; i += 1) {
       const changed = await json(
-        await post(apiProfile, '/api/profile', { mName: 'M', email: uniqueEmail() }, { cookie }),
+        await post(
+          apiProfile,
+          '/api/profile',
+          { mName: 'M', email: uniqueEmail(), currentPassword: PASSWORD },
+          { cookie },
+        ),
       );
       expect(changed.status).toBe(200);
     }
     const target = uniqueEmail();
     const limited = await json(
-      await post(apiProfile, '/api/profile', { mName: 'M', email: target }, { cookie }),
+      await post(
+        apiProfile,
+        '/api/profile',
+        { mName: 'M', email: target, currentPassword: PASSWORD },
+        { cookie },
+      ),
     );
     expect(limited.status).toBe(429);
     expect(emailsTo(target)).toHaveLength(0);

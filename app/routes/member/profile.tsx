@@ -74,6 +74,18 @@ export default function Profile() {
           <p id="password-hint" className="hint">
             Leave empty to keep your password.
           </p>
+          <label>
+            Current Password
+            <input
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              aria-describedby="current-password-hint"
+            />
+          </label>
+          <p id="current-password-hint" className="hint">
+            Needed to change your email or password.
+          </p>
           <button type="submit" className="button primary" disabled={busy}>
             Submit
           </button>
