@@ -71,6 +71,25 @@ export const passwordResetTokens = sqliteTable(
   (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
 );
 
+/**
+ * A new email address waiting for its owner to follow the link sent to it; like reset tokens,
+ * only the token's SHA-256 is stored. The account keeps its old address until then.
+ */
+export const emailChangeTokens = sqliteTable(
+  'email_change_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    newEmail: text('new_email').notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_change_tokens_user_idx').on(t.userId)],
+);
+
 export const COURSE_TYPES = ['text', 'video'] as const;
 export type CourseType = (typeof COURSE_TYPES)[number];
 /** `cancelled`: the member gave up on an outline the AI could not write; it costs no more calls. */

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { passwordResetTokens, users } from '../../db/schema';
+import { revokeAccountAccess } from './account-access.server';
 import { db, writeTransaction } from '~/utils/db.server';
 import { hashToken, newSecretToken } from '~/utils/ids.server';
 
@@ -42,8 +43,9 @@ export function isResetTokenUsable(token: string): boolean {
 /**
  * Spends a token and sets the new password in one transaction: the token is
  * marked used only if it is still live (so two racing requests cannot both
- * win), every other open token of that user is spent too. Returns the user's
- * id and email, or null when the token is unknown, used or expired.
+ * win), and every session, other reset link and pending email change of that
+ * user is revoked with it. Returns the user's id, email and name, or null when
+ * the token is unknown, used or expired.
  */
 export function redeemPasswordResetToken(
   token: string,
@@ -58,10 +60,7 @@ export function redeemPasswordResetToken(
       .returning({ userId: passwordResetTokens.userId })
       .get();
     if (!spent) return null;
-    tx.update(passwordResetTokens)
-      .set({ usedAt: now })
-      .where(and(eq(passwordResetTokens.userId, spent.userId), isNull(passwordResetTokens.usedAt)))
-      .run();
+    revokeAccountAccess(spent.userId, now);
     const user = tx
       .update(users)
       .set({ passwordHash, updatedAt: now })
@@ -70,13 +69,4 @@ export function redeemPasswordResetToken(
       .get();
     return user ?? null;
   });
-}
-
-/** Spends every open reset link of a user: a password changed elsewhere makes them stale. */
-export function spendResetTokensOf(userId: string) {
-  db()
-    .update(passwordResetTokens)
-    .set({ usedAt: new Date() })
-    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)))
-    .run();
 }

@@ -1,5 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { users } from '../../db/schema';
+import { revokeAccountAccess } from './account-access.server';
 import { normalizeEmail, type User } from './users.server';
 import { db } from '~/utils/db.server';
 
@@ -14,22 +15,28 @@ export function isEmailTakenByOther(email: string, userId: string): boolean {
   );
 }
 
-/** Changes a member's own name, email and (when given) password hash. */
+/**
+ * Changes a member's own name and, when given, password hash; a new password also revokes every
+ * session, reset link and pending email change (revokeAccountAccess). The email changes only
+ * through a confirmed link (email-changes). Call it inside a write transaction.
+ */
 export function updateAccount(
   userId: string,
-  changes: { name: string; email: string; passwordHash?: string },
+  changes: { name: string; passwordHash?: string },
 ): User | undefined {
-  return db()
+  const now = new Date();
+  const user = db()
     .update(users)
     .set({
       name: changes.name.trim(),
-      email: normalizeEmail(changes.email),
       ...(changes.passwordHash ? { passwordHash: changes.passwordHash } : {}),
-      updatedAt: new Date(),
+      updatedAt: now,
     })
     .where(eq(users.id, userId))
     .returning()
     .get();
+  if (user && changes.passwordHash) revokeAccountAccess(userId, now);
+  return user;
 }
 
 /** SQLite's answer when the case-insensitive email index refuses a duplicate. */

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { fail, ok, type Failure, type Result } from '~/domain/result';
-import { accountUpdatedEmail, passwordResetEmail, welcomeEmail } from './email-templates.server';
+import {
+  accountUpdatedEmail,
+  confirmEmailChangeEmail,
+  emailChangeRequestedEmail,
+  passwordResetEmail,
+  welcomeEmail,
+} from './email-templates.server';
 import { dispatchMail, queueMail, sendDurably } from './mail.server';
+import { createEmailChangeToken, redeemEmailChange } from '~/models/email-changes.server';
 import {
   createPasswordResetToken,
   isResetTokenUsable,
   redeemPasswordResetToken,
-  spendResetTokensOf,
 } from '~/models/password-resets.server';
 import {
   isEmailTakenByOther,
@@ -24,7 +30,7 @@ import {
   verifyPassword,
   type User,
 } from '~/models/users.server';
-import { createSession, destroyAllSessions } from '~/utils/auth.server';
+import { createSession } from '~/utils/auth.server';
 import { writeTransaction } from '~/utils/db.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
@@ -60,7 +66,13 @@ export const MESSAGES = {
   emailInUse: 'This email is already in use',
   currentPasswordNeeded: 'Please enter your current password to change your email or password',
   currentPasswordWrong: 'Your current password is incorrect',
+  badEmailChangeToken: 'This email confirmation link is invalid or has expired',
+  emailChanged: 'Your email address has been changed',
 } as const;
+
+/** The profile's answer when a new email waits for its owner to follow the link. */
+export const emailChangeSentMessage = (email: string) =>
+  `Profile Updated. To change your email, follow the link we sent to ${email}`;
 
 // Older accounts' bcrypt hashes read at most 72 bytes; the limit keeps one rule for all.
 const MAX_PASSWORD_BYTES = 72;
@@ -107,7 +119,10 @@ export const resetFormSchema = z
   .refine((v) => v.password === v.confirmPassword, PASSWORD_MISMATCH_MESSAGE)
   .pipe(z.object({ password: newPassword, confirmPassword: z.string(), token: z.string() }));
 
-/** Profile: name and email required, the new password optional (same length rule when given). */
+/**
+ * Profile: name and email required, the new password optional (same length rule when given).
+ * The current password is checked by the use case, and only when the email or password changes.
+ */
 export const profileSchema = z
   .object({
     mName: requiredText(100),
@@ -135,15 +150,19 @@ export const profileSchema = z
     }),
   );
 
+/** `/verify-email/:token`: the token from the link. */
+export const emailChangeSchema = z.object({ token: requiredText(200) });
+
 export type SignUpInput = z.infer<typeof signUpSchema>;
 export type SignInInput = z.infer<typeof signInSchema>;
 export type ForgotInput = z.infer<typeof forgotSchema>;
 export type ResetInput = z.infer<typeof resetApiSchema>;
 export type ProfileInput = z.infer<typeof profileSchema>;
+export type EmailChangeInput = z.infer<typeof emailChangeSchema>;
 
 /**
- * Limits on guessing and on abuse. Sign-in and reset count failures only;
- * forgot, sign-up and email changes count every request. Failed sign-ins are
+ * Limits on guessing and on abuse. Reset and the profile's current password
+ * count failures only; forgot, sign-up and email changes count every request. Failed sign-ins are
  * counted per account and IP, so a stranger cannot lock a member out from
  * elsewhere, and per IP across accounts.
  */
@@ -151,6 +170,8 @@ export const LIMITS = {
   signInAccountIp: { name: 'signin:account-ip', max: 10, windowSeconds: 15 * 60 },
   signInIp: { name: 'signin:ip', max: 50, windowSeconds: 15 * 60 },
   emailChangeAccount: { name: 'profile-email:account', max: 5, windowSeconds: 60 * 60 },
+  emailChangeIp: { name: 'profile-email:ip', max: 20, windowSeconds: 60 * 60 },
+  currentPasswordAccount: { name: 'profile-password:account', max: 10, windowSeconds: 15 * 60 },
   forgotAccount: { name: 'forgot:account', max: 5, windowSeconds: 60 * 60 },
   forgotIp: { name: 'forgot:ip', max: 20, windowSeconds: 60 * 60 },
   resetIp: { name: 'reset:ip', max: 20, windowSeconds: 15 * 60 },
@@ -268,7 +289,7 @@ export async function requestPasswordReset(input: ForgotInput, ip: string): Prom
   return ok({ message: MESSAGES.resetSent });
 }
 
-/** Spends the token, sets the password and ends every session of that user. */
+/** Spends the token, sets the password, and ends every session, reset link and pending email change. */
 export async function resetPassword(
   input: ResetInput,
   ip: string,
@@ -281,65 +302,102 @@ export async function resetPassword(
   const user = redeemPasswordResetToken(input.token, passwordHash);
   if (!user) return fail(MESSAGES.badResetToken, 400);
   await refund(LIMITS.resetIp, ip);
-  destroyAllSessions(user.userId);
   await sendDurably({ to: user.email, ...accountUpdatedEmail(user.name, { password: true }) });
   log.info('account.password_reset', { userId: user.userId });
   return ok({ message: MESSAGES.passwordReset, email: user.email });
 }
 
 /**
- * Changes the signed-in member's own profile. A new password ends every
- * session (this one included) and starts a fresh one for this browser, whose
- * cookie is returned. A new email or password is reported by email, to the
- * old address as well.
+ * The current password, before an email or password change: a stolen session alone must not be
+ * enough to take the account. Failures count against the account (a good answer gives its hit
+ * back), so the session cannot be used to guess the password either.
+ */
+async function checkCurrentPassword(user: User, currentPassword: string | undefined) {
+  if (!currentPassword) return fail(MESSAGES.currentPasswordNeeded, 400);
+  const blocked = limited([await hit(LIMITS.currentPasswordAccount, user.id)]);
+  if (blocked) return blocked;
+  if (!(await verifyPassword(currentPassword, user.passwordHash)))
+    return fail(MESSAGES.currentPasswordWrong, 403);
+  await refund(LIMITS.currentPasswordAccount, user.id);
+  return null;
+}
+
+/**
+ * Changes the signed-in member's own profile. The name changes at once. An email or password
+ * change needs the current password. A new password ends every session (this one included, a
+ * fresh one is returned for this browser), every reset link and every pending email change, and
+ * is reported by email. A new email is only requested: a link goes to it, a notice to the current
+ * address, and the account moves when the link is followed (confirmEmailChange).
  */
 export async function updateProfile(
   user: User,
   input: ProfileInput,
+  ip: string,
 ): Promise<Done<{ user: User; cookie?: string }>> {
   const email = normalizeEmail(input.email);
-  if (email !== normalizeEmail(user.email)) {
-    // Each change mails the new address: bounded, so the form cannot be used to send mail.
-    const blocked = limited([await hit(LIMITS.emailChangeAccount, user.id)]);
-    if (blocked) return blocked;
+  const emailChanging = email !== normalizeEmail(user.email);
+  if (emailChanging || input.password) {
+    const refused = await checkCurrentPassword(user, input.currentPassword);
+    if (refused) return refused;
   }
-  if (isEmailTakenByOther(email, user.id)) return fail(MESSAGES.emailInUse, 409);
-  // A session alone (a borrowed laptop, a stolen cookie) must not be enough to take the account.
-  if (input.password || email !== normalizeEmail(user.email)) {
-    if (!input.currentPassword) return fail(MESSAGES.currentPasswordNeeded, 400);
-    if (!(await verifyPassword(input.currentPassword, user.passwordHash)))
-      return fail(MESSAGES.currentPasswordWrong, 403);
+  if (emailChanging) {
+    // Each request mails the new address and answers whether it is taken: bounded per account
+    // and per client, so the form can neither send mail nor list accounts at will.
+    const blocked = limited(
+      await Promise.all([hit(LIMITS.emailChangeAccount, user.id), hit(LIMITS.emailChangeIp, ip)]),
+    );
+    if (blocked) return blocked;
+    if (isEmailTakenByOther(email, user.id)) return fail(MESSAGES.emailInUse, 409);
   }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  let updated: User | undefined;
-  try {
-    updated = updateAccount(user.id, { name: input.mName, email, passwordHash });
-  } catch (error) {
-    if (isUniqueEmailViolation(error)) return fail(MESSAGES.emailInUse, 409);
-    throw error;
-  }
+  const { updated, mailIds } = writeTransaction(() => {
+    const updated = updateAccount(user.id, { name: input.mName, passwordHash });
+    const mailIds: string[] = [];
+    if (!updated) return { updated, mailIds };
+    if (passwordHash)
+      mailIds.push(
+        queueMail({ to: updated.email, ...accountUpdatedEmail(updated.name, { password: true }) }),
+      );
+    // After the password's revocation, so this request's link survives its own password change.
+    if (emailChanging) {
+      const token = createEmailChangeToken(user.id, email);
+      mailIds.push(
+        queueMail({ to: email, ...confirmEmailChangeEmail(updated.name, email, token) }),
+        queueMail({ to: updated.email, ...emailChangeRequestedEmail(updated.name, email) }),
+      );
+    }
+    return { updated, mailIds };
+  });
   if (!updated) return fail('Account not found', 404);
-
-  let cookie: string | undefined;
-  if (passwordHash) {
-    // A new password ends every session and every reset link issued before it.
-    spendResetTokensOf(user.id);
-    destroyAllSessions(user.id);
-    cookie = await createSession(user.id);
-  }
-  const emailChanged = updated.email !== user.email;
-  if (passwordHash || emailChanged) {
-    const mail = accountUpdatedEmail(updated.name, {
-      password: Boolean(passwordHash),
-      email: emailChanged ? updated.email : undefined,
-    });
-    const recipients = emailChanged ? [user.email, updated.email] : [updated.email];
-    await sendDurably(...recipients.map((to) => ({ to, ...mail })));
-  }
+  const cookie = passwordHash ? await createSession(user.id) : undefined;
+  await dispatchMail(...mailIds);
   log.info('account.profile_updated', {
     userId: user.id,
-    emailChanged,
+    emailChangeRequested: emailChanging,
     passwordChanged: !!passwordHash,
   });
-  return ok({ message: MESSAGES.profileUpdated, user: updated, cookie });
+  const message = emailChanging ? emailChangeSentMessage(email) : MESSAGES.profileUpdated;
+  return ok({ message, user: updated, cookie });
+}
+
+/**
+ * Follows an email confirmation link: the account moves to the address the link was sent to,
+ * and both addresses are told. Needs no session, since the link proves the new address's owner
+ * and the current password was checked when the change was asked for.
+ */
+export async function confirmEmailChange(
+  input: EmailChangeInput,
+): Promise<Done<{ email: string }>> {
+  let mailIds: string[] = [];
+  const outcome = redeemEmailChange(input.token, ({ user, oldEmail }) => {
+    const mail = accountUpdatedEmail(user.name, { password: false, email: user.email });
+    mailIds = [queueMail({ to: oldEmail, ...mail }), queueMail({ to: user.email, ...mail })];
+  });
+  if (!outcome.changed)
+    return outcome.reason === 'taken'
+      ? fail(MESSAGES.emailInUse, 409)
+      : fail(MESSAGES.badEmailChangeToken, 400);
+  await dispatchMail(...mailIds);
+  log.info('account.email_changed', { userId: outcome.user.id });
+  return ok({ message: MESSAGES.emailChanged, email: outcome.user.email });
 }

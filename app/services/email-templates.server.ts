@@ -100,6 +100,46 @@ ${button(`${appUrl}/forgot`, 'Reset Password')}`,
   };
 }
 
+/** Sent to the new address: the change happens only when its owner follows this link. */
+export function confirmEmailChangeEmail(
+  name: string,
+  newEmail: string,
+  token: string,
+): RenderedEmail {
+  const { company, appUrl } = brand();
+  const link = `${appUrl}/verify-email/${encodeURIComponent(token)}`;
+  const subject = `Confirm your new ${company} email address`;
+  return {
+    subject,
+    html: layout(
+      'Confirm your new email address',
+      `<p>Hello ${escapeHtml(name)},</p>
+<p>You asked to use ${escapeHtml(newEmail)} for your ${escapeHtml(company)} account. Your account keeps its old address until you follow the link below (it works once, for 24 hours).</p>
+${button(link, 'Confirm Email')}
+<p style="font-size:14px;color:#4b5563">Or paste this address into your browser: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
+<p style="font-size:14px;color:#4b5563">If you did not ask for this, ignore this email: nothing changes.</p>`,
+    ),
+    text: `Hello ${name},\n\nConfirm ${newEmail} as the email of your ${company} account (the link works once, for 24 hours):\n${link}\n\nIf you did not ask for this, ignore this email.\n`,
+  };
+}
+
+/** Sent to the current address when a change to another one is asked for, so a hijack is noticed. */
+export function emailChangeRequestedEmail(name: string, newEmail: string): RenderedEmail {
+  const { company, appUrl } = brand();
+  const what = `someone asked to change the email of your ${company} account to ${newEmail}`;
+  return {
+    subject: `Your ${company} email is about to change`,
+    html: layout(
+      'Email change requested',
+      `<p>Hello ${escapeHtml(name)},</p>
+<p>This is to let you know that ${escapeHtml(what)}. It changes once the link sent to that address is followed.</p>
+<p>If this was not you, reset your password now: that cancels the change and signs out every device.</p>
+${button(`${appUrl}/forgot`, 'Reset Password')}`,
+    ),
+    text: `Hello ${name},\n\nThis is to let you know that ${what}. It changes once the link sent to that address is followed.\nIf this was not you, reset your password at ${appUrl}/forgot: that cancels the change and signs out every device.\n`,
+  };
+}
+
 /** A renewal could not be charged: the provider retries; the member can fix the payment method. */
 export function paymentFailedEmail(name: string, method: string): RenderedEmail {
   const { company, appUrl } = brand();

@@ -62,11 +62,6 @@ export async function destroySession(request: Request): Promise<string> {
   return sessionCookie().serialize('', { maxAge: 0 });
 }
 
-/** Ends every session of a user, e.g. after a password change. */
-export function destroyAllSessions(userId: string) {
-  db().delete(sessions).where(eq(sessions.userId, userId)).run();
-}
-
 function safeRedirectTarget(request: Request): string {
   const url = new URL(request.url);
   return `${url.pathname}${url.search}`;

@@ -15,6 +15,7 @@ import {
 const REQUIRED = 'Please fill in all required fields';
 const LENGTH = 'Password should be at least 9 characters';
 const MISMATCH = 'The password and confirm password do not match';
+const CURRENT_NEEDED = 'Please enter your current password to change your email or password';
 
 describe('accounts in a browser', () => {
   let browser: Browser;
@@ -34,24 +35,24 @@ describe('accounts in a browser', () => {
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
   /**
-   * The link in the newest reset email to `email`, read from the demo outbox's table as the
-   * member's mailbox would have it (an admin's outbox view masks other people's reset links).
+   * The link in the newest email to `email` with this subject, read from the demo outbox's table
+   * as the member's mailbox would have it (an admin's outbox view masks other people's links).
    */
-  async function resetLinkFromOutbox(email: string): Promise<string> {
+  async function linkFromOutbox(email: string, subject: string): Promise<string> {
     for (let tries = 0; tries < 40; tries += 1) {
       const mails = appDatabase(dataDir)
         .select()
         .from(outboxEmails)
         .where(eq(outboxEmails.to, email.toLowerCase()))
         .all()
-        .filter((mail) => mail.subject.includes('Reset your CourseGen password'));
-      const href = /https?:\/\/[^"\s]+\/reset-password\/[A-Za-z0-9_-]+/.exec(
+        .filter((mail) => mail.subject === subject);
+      const href = /https?:\/\/[^"\s]+\/(?:reset-password|verify-email)\/[A-Za-z0-9_-]+/.exec(
         mails.at(-1)?.html ?? '',
       )?.[0];
       if (href) return new URL(href).pathname;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    throw new Error(`no reset email for ${email} in the outbox`);
+    throw new Error(`no email "${subject}" for ${email} in the outbox`);
   }
 
   it('walks a new member through sign-up, logout, sign-in, profile, forgot and reset', async () => {
@@ -95,13 +96,36 @@ describe('accounts in a browser', () => {
     await expectToast(page, LENGTH);
     await label(page, 'New Password').fill('profile-password-2');
     await button(page, 'Submit').click();
-    await expectToast(page, 'Please enter your current password to change your email or password');
+    await expectToast(page, CURRENT_NEEDED);
+    await label(page, 'Current Password').fill('not-my-password');
+    await button(page, 'Submit').click();
+    await expectToast(page, 'Your current password is incorrect');
     await label(page, 'Current Password').fill(member.password);
     await button(page, 'Submit').click();
     await expectToast(page, 'Profile Updated');
     await page.reload();
     expect(await label(page, 'Name').inputValue()).toBe('Walker Renamed');
     expect(await label(page, 'New Password').inputValue()).toBe('');
+    expect(await label(page, 'Current Password').inputValue()).toBe('');
+
+    // A new email waits for the link sent to it; following it moves the account.
+    const newEmail = uniqueEmail('walker-moved');
+    await label(page, 'Email').fill(newEmail);
+    await label(page, 'Current Password').fill('profile-password-2');
+    await button(page, 'Submit').click();
+    await expectToast(
+      page,
+      `Profile Updated. To change your email, follow the link we sent to ${newEmail}`,
+    );
+    expect(await label(page, 'Email').inputValue()).toBe(member.email);
+    expect(await page.getByTestId('pending-email').innerText()).toContain(newEmail);
+    await page.goto(await linkFromOutbox(newEmail, 'Confirm your new CourseGen email address'));
+    expect(await page.getByTestId('new-email').innerText()).toBe(newEmail);
+    await button(page, 'Confirm Email').click();
+    await page.waitForURL((url) => url.pathname === '/profile');
+    await expectToast(page, 'Your email address has been changed');
+    expect(await label(page, 'Email').inputValue()).toBe(newEmail);
+    member.email = newEmail;
 
     // Forgot password, signed out: the answer, then a 60-second countdown with Submit disabled.
     await logOutInBrowser(page);
@@ -121,7 +145,7 @@ describe('accounts in a browser', () => {
     expect(await button(page, 'Submit').isDisabled()).toBe(true);
 
     // The link from the demo outbox opens the reset page.
-    const resetPath = await resetLinkFromOutbox(member.email);
+    const resetPath = await linkFromOutbox(member.email, 'Reset your CourseGen password');
     await page.goto(resetPath);
     await button(page, 'Submit').click();
     await expectToast(page, REQUIRED);

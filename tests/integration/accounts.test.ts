@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { passwordResetTokens, users } from '../../db/schema';
+import { emailChangeTokens, passwordResetTokens, users } from '../../db/schema';
 import {
   emailsTo,
   get,
   pageResult,
   post,
   resetTokenFrom,
+  verifyTokenFrom,
   sessionCookie,
   settle,
   uniqueEmail,
@@ -27,6 +28,7 @@ import { loader as homeLoader } from '~/routes/member/home';
 import { action as logoutAction } from '~/routes/auth/logout';
 import { action as profileAction, loader as profileLoader } from '~/routes/member/profile';
 import { loader as resetLoader } from '~/routes/auth/reset-password.$token';
+import { action as verifyAction, loader as verifyLoader } from '~/routes/auth/verify-email.$token';
 import { action as signInAction, loader as signInLoader } from '~/routes/auth/signin';
 import { loader as signUpLoader } from '~/routes/auth/signup';
 import { requireApiAdmin } from '~/utils/auth.server';
@@ -238,11 +240,16 @@ describe('sign in and sessions', () => {
 });
 
 describe('profile', () => {
-  it('changes the name and email of the session user; the email must be unique', async () => {
+  it('moves to a new email only when the link sent there is followed; the old address is told', async () => {
     const { email, cookie } = await signUp();
     const other = await signUp();
     const taken = await json(
-      await post(apiProfile, '/api/profile', { mName: 'X', email: other.email }, { cookie }),
+      await post(
+        apiProfile,
+        '/api/profile',
+        { mName: 'X', email: other.email, currentPassword: PASSWORD },
+        { cookie },
+      ),
     );
     expect(taken).toEqual({
       status: 409,
@@ -250,27 +257,146 @@ describe('profile', () => {
     });
 
     const newEmail = uniqueEmail('moved');
-    const page = pageResult(
+    const asked = pageResult(
       await post(
         profileAction,
         '/profile',
-        { mName: 'New Name', email: newEmail, password: '', currentPassword: PASSWORD },
-        {
-          cookie,
-          as: 'form',
-        },
+        { mName: 'Mover', email: newEmail.toUpperCase(), password: '', currentPassword: PASSWORD },
+        { cookie, as: 'form' },
       ),
     );
-    expect(page).toEqual({ status: 200, data: { success: true, message: 'Profile Updated' } });
-    const stored = getUserByEmail(newEmail)!;
-    expect(stored.name).toBe('New Name');
+    expect(asked).toEqual({
+      status: 200,
+      data: {
+        success: true,
+        message: `Profile Updated. To change your email, follow the link we sent to ${newEmail}`,
+      },
+    });
+    // Nothing moved yet: the account keeps its address and can still sign in with it.
+    expect(getUserByEmail(newEmail)).toBeUndefined();
+    expect(getUserByEmail(email)!.name).toBe('Mover');
+    expect((await signIn(email, PASSWORD)).status).toBe(200);
+    expect(
+      ((await get(profileLoader, '/profile', { cookie })) as { pendingEmail: string | null })
+        .pendingEmail,
+    ).toBe(newEmail);
+    expect(emailsTo(email).at(-1)!.subject).toBe('Your CourseGen email is about to change');
+    expect(emailsTo(email).at(-1)!.html).toContain(newEmail);
+    const confirmation = emailsTo(newEmail).at(-1)!;
+    expect(confirmation.subject).toBe('Confirm your new CourseGen email address');
+    const token = verifyTokenFrom(confirmation.html!);
+    // Only the token's hash is stored.
+    const rows = db().select().from(emailChangeTokens).all();
+    expect(rows.some((r) => r.tokenHash === token)).toBe(false);
+    expect(rows.some((r) => r.tokenHash === hashToken(token))).toBe(true);
+
+    // Opening the link shows the address and changes nothing; the POST confirms, without a session.
+    expect(await get(verifyLoader, `/verify-email/${token}`, { params: { token } })).toEqual({
+      newEmail,
+      message: null,
+    });
+    expect(getUserByEmail(newEmail)).toBeUndefined();
+    const confirmed = (await post(
+      verifyAction,
+      `/verify-email/${token}`,
+      {},
+      { as: 'form', params: { token } },
+    )) as Response;
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get('Location')).toBe('/profile');
+    expect(getUserByEmail(newEmail)!.name).toBe('Mover');
     expect(getUserByEmail(email)).toBeUndefined();
-    // The session survives an email change, and both addresses hear about it.
     expect(await cookieWorks(cookie)).toBe(true);
-    expect(emailsTo(email).map((m) => m.subject)).toContain('Your CourseGen account was updated');
-    expect(emailsTo(newEmail).map((m) => m.subject)).toContain(
-      'Your CourseGen account was updated',
+    expect((await signIn(newEmail, PASSWORD)).status).toBe(200);
+    expect(emailsTo(email).at(-1)!.subject).toBe('Your CourseGen account was updated');
+    expect(emailsTo(newEmail).at(-1)!.subject).toBe('Your CourseGen account was updated');
+
+    // The link works once.
+    const again = pageResult(
+      await post(verifyAction, `/verify-email/${token}`, {}, { as: 'form', params: { token } }),
     );
+    expect(again).toEqual({
+      status: 400,
+      data: { success: false, message: 'This email confirmation link is invalid or has expired' },
+    });
+    expect(await get(verifyLoader, `/verify-email/${token}`, { params: { token } })).toEqual({
+      newEmail: null,
+      message: 'This email confirmation link is invalid or has expired',
+    });
+  });
+
+  it('refuses a confirmation link after a day, or once another account took the address', async () => {
+    const { email, cookie } = await signUp();
+    const askFor = async (newEmail: string) => {
+      const r = await json(
+        await post(
+          apiProfile,
+          '/api/profile',
+          { mName: 'M', email: newEmail, currentPassword: PASSWORD },
+          { cookie },
+        ),
+      );
+      expect(r.status).toBe(200);
+      return verifyTokenFrom(emailsTo(newEmail).at(-1)!.html!);
+    };
+    const confirm = async (token: string) =>
+      pageResult(
+        await post(verifyAction, `/verify-email/${token}`, {}, { as: 'form', params: { token } }),
+      );
+
+    const late = await askFor(uniqueEmail('late'));
+    vi.useFakeTimers({ now: Date.now() + 24 * 60 * 60 * 1000 + 60_000, toFake: ['Date'] });
+    expect((await confirm(late)).status).toBe(400);
+    vi.useRealTimers();
+
+    const contested = uniqueEmail('contested');
+    const token = await askFor(contested);
+    await signUp(contested);
+    expect(await confirm(token)).toEqual({
+      status: 409,
+      data: { success: false, message: 'This email is already in use' },
+    });
+    expect(getUserByEmail(email)).toBeDefined();
+  });
+
+  it('lets only the newest email request stand', async () => {
+    const { email, cookie } = await signUp();
+    const ask = async (newEmail: string) => {
+      await post(
+        apiProfile,
+        '/api/profile',
+        { mName: 'M', email: newEmail, currentPassword: PASSWORD },
+        { cookie },
+      );
+      return verifyTokenFrom(emailsTo(newEmail).at(-1)!.html!);
+    };
+    const first = await ask(uniqueEmail('first'));
+    const second = uniqueEmail('second');
+    const secondToken = await ask(second);
+    const refused = pageResult(
+      await post(verifyAction, '/verify-email/x', {}, { as: 'form', params: { token: first } }),
+    );
+    expect(refused.status).toBe(400);
+    await post(verifyAction, '/verify-email/x', {}, { as: 'form', params: { token: secondToken } });
+    expect(getUserByEmail(second)).toBeDefined();
+    expect(getUserByEmail(email)).toBeUndefined();
+  });
+
+  it('limits guesses of the current password per account', async () => {
+    const { email, cookie } = await signUp();
+    const attempt = (currentPassword: string) =>
+      post(
+        apiProfile,
+        '/api/profile',
+        { mName: 'M', email, password: 'brand-new-pass-1', currentPassword },
+        { cookie },
+      );
+    for (let i = 0; i < 10; i += 1)
+      expect(((await attempt(`guess-${i}`)) as Response).status).toBe(403);
+    const limited = await json(await attempt(PASSWORD));
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toMatch(/^Too many attempts/);
+    expect((await signIn(email, PASSWORD)).status).toBe(200);
   });
 
   it("refuses another user's uid and changes nothing", async () => {
@@ -379,6 +505,75 @@ describe('forgot and reset password', () => {
       await post(apiReset, '/api/reset-password', { password: 'reset-password-2', token: older }),
     );
     expect(r.status).toBe(400);
+  });
+
+  it('stops every reset link and pending email change when the password changes on the profile', async () => {
+    const { email, cookie } = await signUp();
+    const resetToken = await requestReset(email);
+    const moved = uniqueEmail('moved');
+    await post(
+      apiProfile,
+      '/api/profile',
+      { mName: 'M', email: moved, currentPassword: PASSWORD },
+      { cookie },
+    );
+    const verifyToken = verifyTokenFrom(emailsTo(moved).at(-1)!.html!);
+    const changed = (await post(
+      apiProfile,
+      '/api/profile',
+      { mName: 'M', email, password: 'brand-new-pass-1', currentPassword: PASSWORD },
+      { cookie },
+    )) as Response;
+    expect(changed.status).toBe(200);
+
+    const reset = await json(
+      await post(apiReset, '/api/reset-password', {
+        password: 'attacker-pass-1',
+        token: resetToken,
+      }),
+    );
+    expect(reset).toEqual({ status: 400, body: { success: false, message: BAD_TOKEN } });
+    const confirm = pageResult(
+      await post(
+        verifyAction,
+        '/verify-email/x',
+        {},
+        { as: 'form', params: { token: verifyToken } },
+      ),
+    );
+    expect(confirm.status).toBe(400);
+    expect(getUserByEmail(moved)).toBeUndefined();
+    expect((await signIn(email, 'brand-new-pass-1')).status).toBe(200);
+  });
+
+  it('stops a pending email change when the password is reset', async () => {
+    const { email, cookie } = await signUp();
+    const moved = uniqueEmail('hijack');
+    await post(
+      apiProfile,
+      '/api/profile',
+      { mName: 'M', email: moved, currentPassword: PASSWORD },
+      { cookie },
+    );
+    const verifyToken = verifyTokenFrom(emailsTo(moved).at(-1)!.html!);
+    const token = await requestReset(email);
+    expect(
+      (await post(apiReset, '/api/reset-password', {
+        password: 'reset-password-1',
+        token,
+      })) as Response,
+    ).toHaveProperty('status', 200);
+    const confirm = pageResult(
+      await post(
+        verifyAction,
+        '/verify-email/x',
+        {},
+        { as: 'form', params: { token: verifyToken } },
+      ),
+    );
+    expect(confirm.status).toBe(400);
+    expect(getUserByEmail(email)).toBeDefined();
+    expect(await cookieWorks(cookie)).toBe(false);
   });
 
   it('refuses a token after one hour', async () => {
@@ -506,32 +701,26 @@ describe('rate limits', () => {
       },
     );
     expect((await signIn(email, PASSWORD)).status).toBe(200);
+    expect(emailsTo(email).map((m) => m.subject)).toEqual(['Welcome to CourseGen']);
     // A name alone needs no password.
     expect((await change({ mName: 'Just A Name' })).status).toBe(200);
+    expect(getUserByEmail(email)!.name).toBe('Just A Name');
   });
 
-  it('limits how often a member can change their email', async () => {
+  it('limits how often a member can ask for a new email', async () => {
     const { cookie } = await signUp();
-    for (let i = 0; i < 5; i += 1) {
-      const changed = await json(
+    const ask = async (email: string) =>
+      json(
         await post(
           apiProfile,
           '/api/profile',
-          { mName: 'M', email: uniqueEmail(), currentPassword: PASSWORD },
+          { mName: 'M', email, currentPassword: PASSWORD },
           { cookie },
         ),
       );
-      expect(changed.status).toBe(200);
-    }
+    for (let i = 0; i < 5; i += 1) expect((await ask(uniqueEmail())).status).toBe(200);
     const target = uniqueEmail();
-    const limited = await json(
-      await post(
-        apiProfile,
-        '/api/profile',
-        { mName: 'M', email: target, currentPassword: PASSWORD },
-        { cookie },
-      ),
-    );
+    const limited = await ask(target);
     expect(limited.status).toBe(429);
     expect(emailsTo(target)).toHaveLength(0);
   });

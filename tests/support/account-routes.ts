@@ -110,3 +110,10 @@ export function resetTokenFrom(html: string): string {
   if (!match) throw new Error('no reset link in the email');
   return match[1]!;
 }
+
+/** The token in an email-change confirmation email. */
+export function verifyTokenFrom(html: string): string {
+  const match = /\/verify-email\/([A-Za-z0-9_-]+)/.exec(html);
+  if (!match) throw new Error('no confirmation link in the email');
+  return match[1]!;
+}

@@ -4,13 +4,15 @@ import { requireApiUser } from '~/utils/auth.server';
 import { z } from 'zod';
 import { fail } from '~/domain/result';
 import { apiAction } from '~/utils/actions.server';
+import { clientIp } from '~/utils/rate-limit.server';
 import { guardApi } from '~/utils/responses.server';
 
 /**
- * POST /api/profile {email, mName, password, uid} -> {success, message}. Acts
- * on the session's user only; a `uid` naming anyone else is refused.
+ * POST /api/profile {email, mName, password, currentPassword, uid} -> {success,
+ * message}. Acts on the session's user only; a `uid` naming anyone else is
+ * refused. A new email or password needs `currentPassword`.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   // The session first: an anonymous caller gets 401 whatever the body says.
   return guardApi('profile', async () => {
     const user = await requireApiUser(request);
@@ -22,7 +24,7 @@ export async function action({ request }: ActionFunctionArgs) {
         run: ({ uid, ...input }) =>
           uid !== undefined && uid !== user.id
             ? Promise.resolve(fail('You can only change your own profile', 403))
-            : updateProfile(user, input),
+            : updateProfile(user, input, clientIp(context)),
       },
       (value) =>
         Response.json(

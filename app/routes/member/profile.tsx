@@ -10,7 +10,9 @@ import { useEffect, useRef } from 'react';
 import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
 import { profileSchema, updateProfile } from '~/services/accounts.server';
 import authStyles from '~/styles/auth.css?url';
+import { pendingEmailChange } from '~/models/email-changes.server';
 import { requireUser } from '~/utils/auth.server';
+import { clientIp } from '~/utils/rate-limit.server';
 import { formResult } from '~/utils/responses.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
@@ -18,14 +20,15 @@ export const meta: MetaFunction = () => [{ title: 'Profile | CourseGen' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { name: user.name, email: user.email };
+  return { name: user.name, email: user.email, pendingEmail: pendingEmailChange(user.id) ?? null };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
+  const ip = clientIp(context);
   return formAction(
     request,
-    { name: 'profile', schema: profileSchema, run: (input) => updateProfile(user, input) },
+    { name: 'profile', schema: profileSchema, run: (input) => updateProfile(user, input, ip) },
     // A new password ended every session; this browser gets a fresh one.
     (value) =>
       formResult(
@@ -38,12 +41,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Profile() {
-  const { name, email } = useLoaderData<typeof loader>();
+  const { name, email, pendingEmail } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const form = useRef<HTMLFormElement>(null);
 
-  // After a save the fields show the stored values again and the password box empties.
+  // After a save the fields show the stored values again (a new email only once confirmed) and
+  // the password boxes empty.
   useEffect(() => {
     if (result?.success) form.current?.reset();
   }, [result]);
@@ -60,8 +64,20 @@ export default function Profile() {
           </label>
           <label>
             Email
-            <input name="email" type="email" autoComplete="email" defaultValue={email} />
+            <input
+              name="email"
+              type="email"
+              autoComplete="email"
+              defaultValue={email}
+              aria-describedby={pendingEmail ? 'pending-email' : undefined}
+            />
           </label>
+          {pendingEmail ? (
+            <p id="pending-email" className="hint" data-testid="pending-email">
+              Waiting for confirmation: {pendingEmail}. Your email changes when the link sent there
+              is followed.
+            </p>
+          ) : null}
           <label>
             New Password
             <input
