@@ -20,13 +20,14 @@ export function getOutboxEmail(id: number) {
   return db().select().from(outboxEmails).where(eq(outboxEmails.id, id)).get();
 }
 
-/** The secret part of a link that acts for its recipient (a password reset). */
-const SECRET_LINK = /(\/reset-password\/)[A-Za-z0-9_-]+/g;
+/** The secret part of a link that acts for its recipient (a password reset, an email change). */
+const SECRET_LINK = /(\/(?:reset-password|verify-email)\/)[A-Za-z0-9_-]+/g;
 export const MASKED_SECRET = '•••';
 
 /**
- * An outbox email as the admin `viewerEmail` may read it: a reset link in someone else's mail
- * would let the admin take over that account (the main admin's included), so it is masked.
+ * An outbox email as the admin `viewerEmail` may read it: a reset or email-change link in someone
+ * else's mail would let the admin take over that account (the main admin's included), so it is
+ * masked.
  */
 export function getOutboxEmailFor(id: number, viewerEmail: string) {
   const email = getOutboxEmail(id);

@@ -850,6 +850,29 @@ describe('roles', () => {
     expect((await read(adminEmail)).html).toContain(`/reset-password/${adminToken}`);
   });
 
+  it("masks another member's email confirmation link in the outbox", async () => {
+    const member = await signUp();
+    const moved = uniqueEmail('moved');
+    await post(
+      apiProfile,
+      '/api/profile',
+      { mName: 'M', email: moved, currentPassword: PASSWORD },
+      { cookie: member.cookie },
+    );
+    const token = verifyTokenFrom(emailsTo(moved).at(-1)!.html!);
+    const adminEmail = uniqueEmail('admin');
+    await createUser({ email: adminEmail, name: 'Boss', password: PASSWORD, role: 'main_admin' });
+    const adminCookie = sessionCookie(await signIn(adminEmail, PASSWORD));
+    const id = String(emailsTo(moved).at(-1)!.id);
+    const shown = (await get(outboxEmailLoader, `/admin/outbox/${id}`, {
+      cookie: adminCookie,
+      params: { id },
+    })) as { html: string; text: string | null };
+    expect(shown.html).not.toContain(token);
+    expect(shown.text ?? '').not.toContain(token);
+    expect(shown.html).toContain('/verify-email/•••');
+  });
+
   it('drops the open mail relay /api/data', async () => {
     const { cookie } = await signUp();
     const r = await json(
