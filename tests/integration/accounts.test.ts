@@ -725,6 +725,39 @@ describe('rate limits', () => {
     expect(emailsTo(target)).toHaveLength(0);
   });
 
+  it('limits how many addresses sign-up and an email change can tell are taken', async () => {
+    process.env.SIGNUPS_PER_IP_PER_HOUR = '3';
+    resetEnvForTests();
+    try {
+      const taken = await Promise.all([signUp(), signUp(), signUp(), signUp(), signUp(), signUp()]);
+      const ip = uniqueIp();
+      const probe = async (email: string) =>
+        json(
+          await post(apiSignUp, '/api/signup', { email, mName: 'M', password: PASSWORD }, { ip }),
+        );
+      for (const { email } of taken.slice(0, 3)) expect((await probe(email)).status).toBe(409);
+      const limited = await probe(taken[3]!.email);
+      expect(limited.status).toBe(429);
+      expect(limited.body.message).toMatch(/^Too many attempts/);
+
+      const { cookie } = await signUp();
+      const ask = async (email: string) =>
+        json(
+          await post(
+            apiProfile,
+            '/api/profile',
+            { mName: 'M', email, currentPassword: PASSWORD },
+            { cookie },
+          ),
+        );
+      for (const { email } of taken.slice(0, 5)) expect((await ask(email)).status).toBe(409);
+      expect((await ask(taken[5]!.email)).status).toBe(429);
+    } finally {
+      delete process.env.SIGNUPS_PER_IP_PER_HOUR;
+      resetEnvForTests();
+    }
+  });
+
   it('limits reset emails per account and per address', async () => {
     const email = uniqueEmail();
     for (let i = 0; i < 5; i += 1) {
