@@ -93,17 +93,26 @@ const newPassword = z
   );
 
 const emailAddress = z.email(INVALID_EMAIL_MESSAGE);
+const NAME = { label: 'Name', singleLine: true };
+const EMAIL = { label: 'Email', singleLine: true };
 
 // Each schema checks "all required fields" first, then the finer rules, so the
 // product's required-fields message wins whenever something is missing.
 export const signUpSchema = z
-  .object({ mName: requiredText(100), email: requiredText(254), password: requiredPassword })
+  .object({
+    mName: requiredText(100, NAME),
+    email: requiredText(254, EMAIL),
+    password: requiredPassword,
+  })
   .pipe(z.object({ mName: z.string(), email: emailAddress, password: newPassword }));
 
-export const signInSchema = z.object({ email: requiredText(254), password: requiredPassword });
+export const signInSchema = z.object({
+  email: requiredText(254, EMAIL),
+  password: requiredPassword,
+});
 
 export const forgotSchema = z
-  .object({ email: requiredText(254) })
+  .object({ email: requiredText(254, EMAIL) })
   .pipe(z.object({ email: emailAddress }));
 
 const resetToken = requiredText(200);
@@ -125,8 +134,8 @@ export const resetFormSchema = z
  */
 export const profileSchema = z
   .object({
-    mName: requiredText(100),
-    email: requiredText(254),
+    mName: requiredText(100, NAME),
+    email: requiredText(254, EMAIL),
     password: z.string({ error: 'The new password should be text' }).max(1000).optional(),
     currentPassword: z
       .string({ error: 'The current password should be text' })

@@ -5,7 +5,7 @@ import { createContact } from '~/models/contacts.server';
 import { log } from '~/utils/logger.server';
 import { INVALID_EMAIL_MESSAGE } from '~/utils/messages';
 import { hit, type RateLimit } from '~/utils/rate-limit.server';
-import { parseWith, requiredText } from '~/utils/validation.server';
+import { cleanText, filledIn, parseWith } from '~/utils/validation.server';
 
 /** A person sends a message or two; five an hour from one address is plenty. */
 export const CONTACT_RATE_LIMIT: RateLimit = { name: 'contact:ip', max: 5, windowSeconds: 60 * 60 };
@@ -15,7 +15,7 @@ export const CONTACT_SENT_MESSAGE = 'Thank you! Your message has been sent.';
 export const INVALID_PHONE_MESSAGE = `Please enter a phone number of ${CONTACT_LIMITS.phoneMin} to ${CONTACT_LIMITS.phoneMax} digits, digits only`;
 
 /** Step one: every field present and not blank (the product's one message for all of them). */
-const present = requiredText(20_000);
+const present = filledIn(20_000);
 const requiredFields = z.object({
   fname: present,
   lname: present,
@@ -24,8 +24,12 @@ const requiredFields = z.object({
   msg: present,
 });
 
-const atMost = (label: string, max: number) =>
-  z.string().max(max, `${label} must be at most ${max} characters`);
+/** Bounded, and free of characters that hide or disguise text; only the message spans lines. */
+const atMost = (label: string, max: number, singleLine = true) =>
+  z
+    .string()
+    .max(max, `${label} must be at most ${max} characters`)
+    .pipe(cleanText({ label, singleLine }));
 
 /** Step two: the shape and length of each value, with a message naming the field. */
 const wellFormed = z.object({
@@ -38,7 +42,7 @@ const wellFormed = z.object({
       new RegExp(`^\\d{${CONTACT_LIMITS.phoneMin},${CONTACT_LIMITS.phoneMax}}$`),
       INVALID_PHONE_MESSAGE,
     ),
-  msg: atMost('Message', CONTACT_LIMITS.message),
+  msg: atMost('Message', CONTACT_LIMITS.message, false),
 });
 
 export type ContactInput = z.infer<typeof wellFormed>;

@@ -5,19 +5,33 @@ export function truncateWords(text: string, words: number): string {
   return parts.length > words ? `${kept}...` : kept;
 }
 
-export const FORBIDDEN_CHARACTERS_MESSAGE = 'This field contains characters that are not allowed';
+/** What a member is told, naming the field: "Name contains characters that are not allowed". */
+export function forbiddenCharactersMessage(field = 'This field'): string {
+  return `${field} contains characters that are not allowed`;
+}
 
 /**
- * Characters refused in anything a member types: control characters other than tab and line
- * breaks, the non-characters U+FFFE and U+FFFF, bidirectional overrides and isolates (which can
- * make a title on a public page read as something else) and lone surrogates.
+ * Characters refused in anything a member types: control characters (C0 other than tab and line
+ * breaks, DEL, C1), the non-characters U+FFFE and U+FFFF, and bidirectional overrides and
+ * isolates, which can make a title on a public page read as something else.
  */
 const FORBIDDEN =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF\u202A-\u202E\u2066-\u2069]/;
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF\u202A-\u202E\u2066-\u2069]/;
 
+/** A name, an email or a title is one line: tabs and line breaks (U+2028/9 too) are junk there. */
+const LINE_BREAK_OR_TAB = /[\t\n\r\u2028\u2029]/;
+
+/** Half of a UTF-16 pair without its other half: no character at all. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export function hasForbiddenCharacters(text: string): boolean {
-  return FORBIDDEN.test(text) || LONE_SURROGATE.test(text);
+export function hasForbiddenCharacters(
+  text: string,
+  { singleLine = false }: { singleLine?: boolean } = {},
+): boolean {
+  return (
+    FORBIDDEN.test(text) ||
+    LONE_SURROGATE.test(text) ||
+    (singleLine && LINE_BREAK_OR_TAB.test(text))
+  );
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseWith, readBody, REQUIRED_FIELDS_MESSAGE, requiredText } from './validation.server';
+import {
+  cleanText,
+  parseWith,
+  readBody,
+  REQUIRED_FIELDS_MESSAGE,
+  requiredText,
+} from './validation.server';
 
 const schema = z.object({ email: requiredText(), name: requiredText(10) });
 
@@ -39,5 +45,25 @@ describe('validation', () => {
       body: new URLSearchParams({ a: '1' }),
     });
     await expect(readBody(form)).resolves.toEqual({ a: '1' });
+  });
+
+  it('NFC-normalizes text and refuses hidden characters with a message naming the field', () => {
+    const name = z.object({ mName: requiredText(100, { label: 'Name', singleLine: true }) });
+    // "é" typed as e + combining acute is stored as the single code point.
+    expect(parseWith(name, { mName: ' Jose\u0301 ' })).toEqual({
+      ok: true,
+      value: { mName: 'Jos\u00e9' },
+    });
+    for (const mName of ['Ada\u202Eecalevol', 'Nul\u0000', 'Two\nLines', 'Half\uD83D'])
+      expect(parseWith(name, { mName }), JSON.stringify(mName)).toMatchObject({
+        ok: false,
+        message: 'Name contains characters that are not allowed',
+        status: 400,
+      });
+    const message = z.object({ msg: cleanText({ label: 'Message' }) });
+    expect(parseWith(message, { msg: 'Line one\n\tLine two' })).toMatchObject({ ok: true });
+    expect(parseWith(message, { msg: 'x\uFFFE' })).toMatchObject({
+      message: 'Message contains characters that are not allowed',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters } from './text';
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from './text';
 import { fail, ok, type Result } from '~/domain/result';
 import { REQUIRED_FIELDS_MESSAGE } from './messages';
 
@@ -58,21 +58,35 @@ export async function requireValidBody<S extends z.ZodType>(
   return parsed.value;
 }
 
+/** How a field's text is checked: its name for the message, and whether it is one line. */
+export interface TextRules {
+  /** Names the field in the message, e.g. "Name contains characters that are not allowed". */
+  label?: string;
+  /** Names, emails and titles: tabs and line breaks are refused too. */
+  singleLine?: boolean;
+}
+
 /**
- * Text a member typed: NFC-normalized (one form for the same letters), characters that can hide
- * or disguise text refused.
+ * Text a member typed: characters that can hide or disguise text refused, then NFC-normalized
+ * (one form for the same letters, so equal-looking titles and names compare equal).
  */
-export const cleanText = () =>
+export const cleanText = ({ label, singleLine = false }: TextRules = {}) =>
   z
     .string()
-    .refine((text) => !hasForbiddenCharacters(text), FORBIDDEN_CHARACTERS_MESSAGE)
+    .refine(
+      (text) => !hasForbiddenCharacters(text, { singleLine }),
+      forbiddenCharactersMessage(label),
+    )
     .transform((text) => text.normalize('NFC'));
 
-/** A required text field: missing, non-text or blank gives the product's required-fields message. */
-export const requiredText = (max = 500) =>
+/** Present, text and not blank, else the product's required-fields message; trimmed. */
+export const filledIn = (max = 500) =>
   z
     .string({ error: REQUIRED_FIELDS_MESSAGE })
     .trim()
     .min(1, REQUIRED_FIELDS_MESSAGE)
-    .max(max, `Please keep this under ${max} characters`)
-    .pipe(cleanText());
+    .max(max, `Please keep this under ${max} characters`);
+
+/** A required text field: filled in, then cleaned (cleanText). */
+export const requiredText = (max = 500, rules: TextRules = {}) =>
+  filledIn(max).pipe(cleanText(rules));

@@ -134,7 +134,13 @@ describe('accounts over HTTP', () => {
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
       });
-    for (const mName of ['Ada\u202Eecalevol', 'Nul\u0000Byte', 'Odd\uFFFF', 'Half\uD83D']) {
+    for (const mName of [
+      'Ada\u202Eecalevol',
+      'Nul\u0000Byte',
+      'Odd\uFFFF',
+      'Half\uD83D',
+      'Two\nLines',
+    ]) {
       const refused = await signUpWith({
         mName,
         email: uniqueEmail('junk'),
@@ -142,9 +148,46 @@ describe('accounts over HTTP', () => {
       });
       expect(refused.status, JSON.stringify(mName)).toBe(400);
       expect(await refused.json()).toMatchObject({
-        message: 'This field contains characters that are not allowed',
+        message: 'Name contains characters that are not allowed',
       });
     }
+    // Stored in one normal form: e + combining acute is the single letter é.
+    const nfcEmail = uniqueEmail('nfc');
+    const nfc = { email: nfcEmail, password: 'long-enough-1' };
+    expect((await signUpWith({ mName: 'Jose\u0301', ...nfc })).status).toBe(200);
+    const signedIn = await fetch(`${app.baseURL}/api/signin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(nfc),
+    });
+    expect(((await signedIn.json()) as { userData: { mName: string } }).userData.mName).toBe(
+      'Jos\u00e9',
+    );
+
+    const contact = (fields: Record<string, string>) =>
+      fetch(`${app.baseURL}/api/contact`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          fname: 'Ada',
+          lname: 'Lovelace',
+          email: uniqueEmail('contact'),
+          phone: '5551234567',
+          msg: 'Hello',
+          ...fields,
+        }),
+      });
+    const badName = await contact({ fname: 'Ada\u2066x' });
+    expect(badName.status).toBe(400);
+    expect(await badName.json()).toMatchObject({
+      message: 'First Name contains characters that are not allowed',
+    });
+    const badMessage = await contact({ msg: 'Hi\u0007' });
+    expect(badMessage.status).toBe(400);
+    expect(await badMessage.json()).toMatchObject({
+      message: 'Message contains characters that are not allowed',
+    });
+    expect((await contact({ msg: 'Line one\n\tLine two' })).status).toBe(200);
     const spaces = await signUpWith({
       mName: 'Space',
       email: uniqueEmail('sp'),
@@ -167,7 +210,11 @@ describe('accounts over HTTP', () => {
         }),
       });
     expect((await saveCourse('Safe txt')).status).toBe(200);
-    expect((await saveCourse('Safe \u202Etxt.exe')).status).toBe(400);
+    const disguised = await saveCourse('Safe \u202Etxt.exe');
+    expect(disguised.status).toBe(400);
+    expect(await disguised.json()).toMatchObject({
+      message: 'Main topic contains characters that are not allowed',
+    });
   });
 
   it('keeps serving pages while 40 members sign in at once (hashing is off the event loop)', async () => {

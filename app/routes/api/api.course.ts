@@ -39,7 +39,7 @@ const courseType = z.preprocess(
 
 const createSchema = z.object({
   user: z.string().optional(),
-  mainTopic: requiredText(120),
+  mainTopic: requiredText(120, { label: 'Main topic', singleLine: true }),
   type: courseType,
   content: z.unknown(),
 });

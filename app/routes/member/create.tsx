@@ -41,9 +41,15 @@ const list = (value: unknown): string[] =>
   );
 
 const createSchema = z.object({
-  topic: requiredText(120),
+  topic: requiredText(120, { label: 'Topic', singleLine: true }),
   subtopic: z
-    .array(z.string().trim().max(120, 'Please keep this under 120 characters').pipe(cleanText()))
+    .array(
+      z
+        .string()
+        .trim()
+        .max(120, 'Please keep this under 120 characters')
+        .pipe(cleanText({ label: 'Sub Topic', singleLine: true })),
+    )
     .transform((values) => values.filter(Boolean))
     .pipe(
       z

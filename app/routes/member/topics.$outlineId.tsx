@@ -38,7 +38,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 const outlineAction = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('generate') }),
   z.object({ intent: z.literal('cancel') }),
-  z.object({ intent: z.literal('retitle'), topic: requiredText(120) }),
+  z.object({
+    intent: z.literal('retitle'),
+    topic: requiredText(120, { label: 'Topic', singleLine: true }),
+  }),
 ]);
 
 /**
