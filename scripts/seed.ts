@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { users } from '../db/schema';
 import { seedDefaultPolicies } from '~/models/policies.server';
+import { isUniqueEmailViolation } from '~/models/user-accounts.server';
 import { createUser, getUserByEmail } from '~/models/users.server';
 import { db } from '~/utils/db.server';
 import { env } from '~/utils/env.server';
@@ -34,11 +35,17 @@ export async function seed(): Promise<SeedResult> {
   // (e.g. while the web ran before its first seed) would own the product with their password.
   if (getUserByEmail(ADMIN_EMAIL)) throw new SeedConflict(ADMIN_EMAIL);
   const generatedPassword = ADMIN_PASSWORD ? undefined : randomBytes(12).toString('base64url');
-  const admin = await createUser({
-    email: ADMIN_EMAIL,
-    name: ADMIN_NAME,
-    password: ADMIN_PASSWORD ?? generatedPassword!,
-    role: 'main_admin',
-  });
-  return { adminEmail: admin.email, generatedPassword };
+  try {
+    const admin = await createUser({
+      email: ADMIN_EMAIL,
+      name: ADMIN_NAME,
+      password: ADMIN_PASSWORD ?? generatedPassword!,
+      role: 'main_admin',
+    });
+    return { adminEmail: admin.email, generatedPassword };
+  } catch (error) {
+    // A sign-up that took the address while the password was being hashed: the same conflict.
+    if (isUniqueEmailViolation(error)) throw new SeedConflict(ADMIN_EMAIL);
+    throw error;
+  }
 }

@@ -1,7 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { policies, users } from '../../db/schema';
-import { createUser, getUserByEmail, verifyPassword } from '~/models/users.server';
+import { databaseFile, migrateDatabase, openDatabase } from '../../db/connection';
+import { createUser, getUserByEmail, hashPassword, verifyPassword } from '~/models/users.server';
 import { db } from '~/utils/db.server';
 import { resetEnvForTests } from '~/utils/env.server';
 import { seed, SeedConflict } from '../../scripts/seed';
@@ -57,5 +62,43 @@ describe('seeding at start', () => {
     await expect(refused).rejects.toThrow(/ADMIN_EMAIL \(first@example\.com\) already exists/);
     expect(getUserByEmail('first@example.com')!.role).toBe('member');
     expect(db().select().from(users).where(eq(users.role, 'main_admin')).all()).toEqual([]);
+  });
+
+  it('stops `npm start` with what to do when a sign-up took ADMIN_EMAIL first', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-seed-'));
+    try {
+      const taken = openDatabase(databaseFile(dataDir));
+      migrateDatabase(taken);
+      taken
+        .insert(users)
+        .values({
+          id: 'stranger',
+          email: 'claimed@example.com',
+          name: 'Stranger',
+          passwordHash: await hashPassword('their-own-password'),
+        })
+        .run();
+      const started = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          DATA_DIR: dataDir,
+          ADMIN_EMAIL: 'claimed@example.com',
+          APP_URL: 'http://127.0.0.1:9',
+        },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      expect(started.status).toBe(1);
+      expect(started.stderr).toContain(
+        'An account with ADMIN_EMAIL (claimed@example.com) already exists',
+      );
+      expect(started.stdout).not.toContain('CourseGen is running');
+      const stranger = taken.select().from(users).where(eq(users.id, 'stranger')).get()!;
+      expect(stranger.role).toBe('member');
+      taken.$client.close();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
