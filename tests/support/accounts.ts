@@ -41,6 +41,11 @@ export async function signUpInBrowser(page: Page, member: Partial<Member> = {}):
   await page.getByLabel('Password', { exact: true }).fill(full.password);
   await page.getByRole('button', { name: 'SignUp', exact: true }).click();
   await page.waitForURL((url) => url.pathname === '/home', { timeout: 30_000 });
+  // The URL changes as the navigation commits; the signed-in header shows a moment later.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Profile', exact: true })
+    .waitFor();
   return full;
 }
 
