@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/system';
 import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
 import { deleteRedisPrefix, TEST_REDIS_URL } from '../support/redis';
@@ -17,6 +17,17 @@ import { deleteRedisPrefix, TEST_REDIS_URL } from '../support/redis';
 const SHUTDOWN_TIMEOUT_MS = 3_000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-shutdown-'));
 const prefix = `coursegen-shutdown-${randomBytes(4).toString('hex')}`;
+const groups: number[] = [];
+afterEach(() => {
+  // A failed case must not leave its processes (and the data folder's pid file) behind.
+  for (const pgid of groups.splice(0)) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
 afterAll(async () => {
   closeAppDatabases();
   await deleteRedisPrefix(prefix);
@@ -38,7 +49,7 @@ async function startGroup(port: number): Promise<{ child: ChildProcess; output: 
       LOG_LEVEL: 'info',
       // Lessons take 4 s each, longer than the shutdown limit: some are cut off mid-call.
       MOCK_AI_LATENCY_MS: '4000',
-      LESSON_CONCURRENCY: '2',
+      LESSON_CONCURRENCY: '4',
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       JOB_LOCK_MS: '2000',
       SWEEP_INTERVAL_MS: '1000',
@@ -48,6 +59,7 @@ async function startGroup(port: number): Promise<{ child: ChildProcess; output: 
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, as under systemd
   });
+  groups.push(child.pid!);
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const deadline = Date.now() + 90_000;
@@ -89,68 +101,75 @@ describe('stopping npm start', () => {
   it.each([
     ['SIGTERM to the whole process group', 'group'],
     ['SIGTERM to the start process alone', 'start'],
-  ] as const)('%s stops every process in time and loses no job', async (_, target) => {
-    const port = await freePort();
-    const { child } = await startGroup(port);
-    const member = createMember(dataDir);
-    const cookie = `__session=${await sessionCookieValue(dataDir, member)}`;
-    const headers = {
-      Cookie: cookie,
-      Origin: `http://127.0.0.1:${port}`,
-      'Content-Type': 'application/x-www-form-urlencoded',
-    };
-    const created = await fetch(`http://127.0.0.1:${port}/create`, {
-      method: 'POST',
-      headers,
-      body: new URLSearchParams({
-        topic: 'Knots',
-        subtopic: 'Bowline',
-        topicCount: '5',
-        type: 'text',
-      }),
-      redirect: 'manual',
-    });
-    const outlineId = created.headers.get('location')!.split('/topics/')[1]!;
-    // The outline takes one slow call; then Generate Course.
-    let courseId = '';
-    await until(() => {
-      const db = new Database(path.join(dataDir, 'coursegen.sqlite'), { readonly: true });
-      const row = db.prepare('SELECT state FROM outlines WHERE id = ?').get(outlineId) as {
-        state: string;
+  ] as const)(
+    '%s stops every process in time and loses no job',
+    async (_, target) => {
+      const port = await freePort();
+      const { child } = await startGroup(port);
+      const member = createMember(dataDir);
+      const cookie = `__session=${await sessionCookieValue(dataDir, member)}`;
+      const headers = {
+        Cookie: cookie,
+        Origin: `http://127.0.0.1:${port}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
       };
-      db.close();
-      return row.state === 'done';
-    }, 30_000);
-    const generated = await fetch(`http://127.0.0.1:${port}/topics/${outlineId}`, {
-      method: 'POST',
-      headers,
-      body: new URLSearchParams({}),
-      redirect: 'manual',
-    });
-    courseId = generated.headers.get('location')!.split('/course/')[1]!;
-    await until(() => lessonStates(courseId).some((lesson) => lesson.state === 'running'), 20_000);
-
-    const pgid = child.pid!;
-    expect(groupMembers(pgid).length).toBeGreaterThanOrEqual(3); // start, web, worker
-    const stoppedAt = Date.now();
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (target === 'group') process.kill(-pgid, 'SIGTERM');
-    else child.kill('SIGTERM');
-    await exited;
-    await until(() => groupMembers(pgid).length === 0, 10_000);
-    expect(Date.now() - stoppedAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 5_000);
-
-    // Started again on the same data and Redis: every lesson ends done, none lost.
-    const again = await startGroup(port);
-    try {
+      const created = await fetch(`http://127.0.0.1:${port}/create`, {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams({
+          topic: 'Knots',
+          subtopic: 'Bowline',
+          topicCount: '5',
+          type: 'text',
+        }),
+        redirect: 'manual',
+      });
+      const outlineId = created.headers.get('location')!.split('/topics/')[1]!;
+      // The outline takes one slow call; then Generate Course.
+      let courseId = '';
+      await until(() => {
+        const db = new Database(path.join(dataDir, 'coursegen.sqlite'), { readonly: true });
+        const row = db.prepare('SELECT state FROM outlines WHERE id = ?').get(outlineId) as {
+          state: string;
+        };
+        db.close();
+        return row.state === 'done';
+      }, 30_000);
+      const generated = await fetch(`http://127.0.0.1:${port}/topics/${outlineId}`, {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams({}),
+        redirect: 'manual',
+      });
+      courseId = generated.headers.get('location')!.split('/course/')[1]!;
       await until(
-        () => lessonStates(courseId).every((l) => l.state === 'done' && l.media === 'done'),
-        90_000,
+        () => lessonStates(courseId).some((lesson) => lesson.state === 'running'),
+        20_000,
       );
-    } finally {
-      const gone = new Promise((resolve) => again.child.once('exit', resolve));
-      process.kill(-again.child.pid!, 'SIGTERM');
-      await gone;
-    }
-  });
+
+      const pgid = child.pid!;
+      expect(groupMembers(pgid).length).toBeGreaterThanOrEqual(3); // start, web, worker
+      const stoppedAt = Date.now();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (target === 'group') process.kill(-pgid, 'SIGTERM');
+      else child.kill('SIGTERM');
+      await exited;
+      await until(() => groupMembers(pgid).length === 0, 10_000);
+      expect(Date.now() - stoppedAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 5_000);
+
+      // Started again on the same data and Redis: every lesson ends done, none lost.
+      const again = await startGroup(port);
+      try {
+        await until(
+          () => lessonStates(courseId).every((l) => l.state === 'done' && l.media === 'done'),
+          90_000,
+        );
+      } finally {
+        const gone = new Promise((resolve) => again.child.once('exit', resolve));
+        process.kill(-again.child.pid!, 'SIGTERM');
+        await gone;
+      }
+    },
+    240_000,
+  );
 });
