@@ -217,7 +217,7 @@ describe('accounts over HTTP', () => {
     });
   });
 
-  it('keeps serving pages while 40 members sign in at once (hashing is off the event loop)', async () => {
+  it('keeps serving pages while 25 members sign in at once (hashing is off the event loop)', async () => {
     const { email, password } = await signUp();
     const landingMs = async (times: number) => {
       const samples: number[] = [];
@@ -230,7 +230,7 @@ describe('accounts over HTTP', () => {
     };
     const idle = await landingMs(15);
     const signIns = Promise.all(
-      Array.from({ length: 40 }, () =>
+      Array.from({ length: 25 }, () =>
         fetch(`${app.baseURL}/api/signin`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
@@ -239,7 +239,8 @@ describe('accounts over HTTP', () => {
       ),
     );
     const busy = await landingMs(15);
-    expect(await signIns).toEqual(Array(40).fill(200));
+    // 25: with this file's other sign-ins, well inside the address's limit of 50 per 15 minutes.
+    expect(await signIns).toEqual(Array(25).fill(200));
     // Generous: a shared machine is noisy; pure-JS bcrypt made this seconds.
     expect(busy).toBeLessThan(Math.max(10 * idle, 250));
   });
