@@ -11,7 +11,7 @@ import { deleteRedisPrefix, TEST_REDIS_URL } from '../support/redis';
 
 /**
  * Stopping `npm start` the ways it is asked to stop (systemd signals the whole process group,
- * a terminal sends SIGINT, a supervisor signals only the start process) stops web and worker
+ * a terminal sends SIGINT, a supervisor signals only the start or the npm process) stops web and worker
  * without orphans, within SHUTDOWN_TIMEOUT_MS, and loses no job.
  */
 const SHUTDOWN_TIMEOUT_MS = 3_000;
@@ -34,9 +34,18 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function startGroup(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+type Launcher = 'node' | 'npm';
+
+async function startGroup(
+  port: number,
+  launcher: Launcher = 'node',
+): Promise<{ child: ChildProcess; output: () => string }> {
   let log = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  const [command, args] =
+    launcher === 'npm'
+      ? ['npm', ['start']]
+      : [process.execPath, ['--import', 'tsx', 'scripts/start.ts']];
+  const child = spawn(command, args, {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -98,14 +107,17 @@ async function until(probe: () => boolean, timeoutMs: number) {
 }
 
 describe('stopping npm start', () => {
+  // [how it is asked, launched as, signal, sent to the group or to the launched process alone]
   it.each([
-    ['SIGTERM to the whole process group', 'group'],
-    ['SIGTERM to the start process alone', 'start'],
+    ['SIGTERM to the whole process group (systemd)', 'node', 'SIGTERM', 'group'],
+    ['SIGINT to the whole process group (Ctrl-C in a terminal)', 'node', 'SIGINT', 'group'],
+    ['SIGTERM to the start process alone', 'node', 'SIGTERM', 'leader'],
+    ['SIGTERM to the npm process of `npm start` alone', 'npm', 'SIGTERM', 'leader'],
   ] as const)(
     '%s stops every process in time and loses no job',
-    async (_, target) => {
+    async (_, launcher, signal, recipient) => {
       const port = await freePort();
-      const { child } = await startGroup(port);
+      const { child } = await startGroup(port, launcher);
       const member = createMember(dataDir);
       const cookie = `__session=${await sessionCookieValue(dataDir, member)}`;
       const headers = {
@@ -151,8 +163,8 @@ describe('stopping npm start', () => {
       expect(groupMembers(pgid).length).toBeGreaterThanOrEqual(3); // start, web, worker
       const stoppedAt = Date.now();
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      if (target === 'group') process.kill(-pgid, 'SIGTERM');
-      else child.kill('SIGTERM');
+      if (recipient === 'group') process.kill(-pgid, signal);
+      else child.kill(signal);
       await exited;
       await until(() => groupMembers(pgid).length === 0, 10_000);
       expect(Date.now() - stoppedAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 5_000);
