@@ -11,7 +11,7 @@ import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 import { getCompletion } from '~/models/completions.server';
 import { courseOutline, type Course, type NewTopic } from '~/models/courses.server';
 import { listLessonsOfCourse, updateLessonsFromClient } from '~/models/lessons.server';
-import { sanitizeHtml } from '~/utils/sanitize-html.server';
+import { sanitizeHtmlOffThread } from '~/utils/sanitize-html-pool.server';
 import { cleanText } from '~/utils/validation.server';
 
 /**
@@ -71,9 +71,10 @@ function lessonTextLengths(topics: unknown): number[] {
 
 /**
  * Reads `content` (an object, or its JSON text) into topics, lesson HTML sanitized once here,
- * on the way in. Too much text is a 413 with the limit; any other malformation a 400.
+ * on the way in (long lessons on a worker thread). Too much text is a 413 with the limit; any
+ * other malformation a 400.
  */
-export function parseContent(value: unknown): Result<ContentTopic[]> {
+export async function parseContent(value: unknown): Promise<Result<ContentTopic[]>> {
   let content = value;
   if (typeof content === 'string') {
     try {
@@ -94,16 +95,20 @@ export function parseContent(value: unknown): Result<ContentTopic[]> {
   const parsed = topicsSchema.safeParse(entries[0]);
   if (!parsed.success) return fail(CONTENT_MESSAGE, 400);
   return ok(
-    parsed.data.map((topic) => ({
-      title: topic.title,
-      subtopics: topic.subtopics.map((lesson) => ({
-        title: lesson.title,
-        theory: lesson.theory.trim() ? sanitizeHtml(lesson.theory) : '',
-        youtube: safeVideoId(lesson.youtube),
-        image: safeImage(lesson.image),
-        done: lesson.done,
+    await Promise.all(
+      parsed.data.map(async (topic) => ({
+        title: topic.title,
+        subtopics: await Promise.all(
+          topic.subtopics.map(async (lesson) => ({
+            title: lesson.title,
+            theory: lesson.theory.trim() ? await sanitizeHtmlOffThread(lesson.theory) : '',
+            youtube: safeVideoId(lesson.youtube),
+            image: safeImage(lesson.image),
+            done: lesson.done,
+          })),
+        ),
       })),
-    })),
+    ),
   );
 }
 

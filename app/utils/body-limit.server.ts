@@ -1,8 +1,12 @@
 const DEFAULT_LIMIT = 1024 * 1024;
-/** Whole courses travel as JSON here, lesson texts included. */
+/**
+ * Whole courses travel as JSON here, lesson texts included. A course holds at most a million
+ * characters of lesson text (content-limits.ts); 8 MB carries that even JSON-escaped, and keeps
+ * parsing a body on the request thread short.
+ */
 const LARGE_BODY_PATHS: Record<string, number> = {
-  '/api/course': 16 * 1024 * 1024,
-  '/api/update': 16 * 1024 * 1024,
+  '/api/course': 8 * 1024 * 1024,
+  '/api/update': 8 * 1024 * 1024,
 };
 
 export function bodyLimitFor(pathname: string): number {

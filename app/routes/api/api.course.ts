@@ -61,7 +61,7 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     const refused = await contentWriteRefusal(user.id);
     if (refused) return failureJson(refused);
-    const topics = parseContent(body.content);
+    const topics = await parseContent(body.content);
     if (!topics.ok) return failureJson(topics);
     const created = await createCourseFromContent(user, {
       mainTopic: body.mainTopic,

@@ -23,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!course) return Response.json({ success: false, message: 'Not Found' }, { status: 404 });
     const refused = await contentWriteRefusal(user.id);
     if (refused) return failureJson(refused);
-    const topics = parseContent(body.content);
+    const topics = await parseContent(body.content);
     if (!topics.ok) return failureJson(topics);
     if (!applyContentUpdate(course.id, topics.value)) return badRequest(CONTENT_MESSAGE);
     return Response.json({ success: true, message: 'Course updated successfully' });

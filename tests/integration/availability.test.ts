@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_COURSE_TEXT_CHARS, MAX_LESSON_TEXT_CHARS } from '~/domain/content-limits';
+import { MAX_WAITS_PER_MEMBER } from '~/utils/long-poll.server';
+import { startApp, type RunningApp } from '../support/app-process';
+import { insertCourse } from '../support/courses';
+import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
+import { busyBound, landingLatency, landingLatencyDuring } from '../support/latency';
+
+/**
+ * One member's heavy requests must not stall everybody else's pages: the landing page's
+ * latency, measured while the abuse runs, stays within a generous bound of its idle median.
+ */
+let app: RunningApp;
+
+beforeAll(async () => {
+  app = await startApp();
+}, 180_000);
+
+afterAll(async () => {
+  closeAppDatabases();
+  await app?.stop();
+});
+
+async function memberCookie(plan: 'free' | 'monthly' = 'monthly') {
+  const member = createMember(app.dataDir, { plan });
+  return { member, cookie: `__session=${await sessionCookieValue(app.dataDir, member)}` };
+}
+
+/** A lesson of rich HTML just under the per-lesson cap: the most a member may store. */
+function largestLessonHtml(index: number): string {
+  const paragraph =
+    `<h2>Part ${index}</h2><p>Some <strong>bold</strong> and <em>quoted</em> text with ` +
+    '<a href="https://example.com/reading" target="_blank">a link</a>, <code>code()</code>' +
+    ' and <span onclick="steal()">a handler to strip</span>.</p><ul><li>one</li><li>two</li></ul>';
+  const lessonChars = Math.floor(MAX_COURSE_TEXT_CHARS / 10) - 1;
+  expect(lessonChars).toBeLessThanOrEqual(MAX_LESSON_TEXT_CHARS);
+  return paragraph.repeat(Math.ceil(lessonChars / paragraph.length)).slice(0, lessonChars);
+}
+
+/** The largest course the API accepts: 2 topics × 5 lessons, a million characters in all. */
+function largestContent(done = false) {
+  return {
+    'heavy course': Array.from({ length: 2 }, (_, topic) => ({
+      title: `Topic ${topic + 1}`,
+      subtopics: Array.from({ length: 5 }, (_, lesson) => ({
+        title: `Lesson ${topic * 5 + lesson + 1}`,
+        theory: largestLessonHtml(topic * 5 + lesson),
+        youtube: '',
+        image: '',
+        done,
+      })),
+    })),
+  };
+}
+
+function postJson(path: string, cookie: string, body: unknown) {
+  return fetch(`${app.baseURL}${path}`, {
+    method: 'POST',
+    headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('availability under abuse', () => {
+  it('keeps serving pages while members store and read maximum-size courses', async () => {
+    const writers = await Promise.all(Array.from({ length: 3 }, () => memberCookie()));
+    // One stored course per writer to read and update.
+    const stored = await Promise.all(
+      writers.map(async ({ cookie }) => {
+        const response = await postJson('/api/course', cookie, {
+          mainTopic: 'Heavy course',
+          type: 'text',
+          content: largestContent(),
+        });
+        expect(response.status).toBe(200);
+        return ((await response.json()) as { courseId: string }).courseId;
+      }),
+    );
+    const idle = await landingLatency(app.baseURL, 15);
+
+    // Each writer sends its heaviest requests back to back for six seconds.
+    const until = Date.now() + 6_000;
+    const abuse = Promise.all(
+      writers.map(async ({ cookie }, index) => {
+        const heavyRequests = [
+          () =>
+            postJson('/api/course', cookie, {
+              mainTopic: 'Heavy course',
+              type: 'text',
+              content: largestContent(),
+            }),
+          () =>
+            postJson('/api/update', cookie, {
+              courseId: stored[index],
+              content: largestContent(true),
+            }),
+          () =>
+            fetch(`${app.baseURL}/api/course?courseId=${stored[index]}`, {
+              headers: { Cookie: cookie },
+            }),
+        ];
+        const statuses: number[] = [];
+        for (let turn = 0; Date.now() < until; turn += 1) {
+          const response = await heavyRequests[turn % heavyRequests.length]!();
+          await response.arrayBuffer();
+          statuses.push(response.status);
+        }
+        return statuses;
+      }),
+    );
+    const busy = await landingLatencyDuring(app.baseURL, abuse);
+
+    const statuses = (await abuse).flat();
+    expect(statuses.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    expect(busy).toBeLessThan(busyBound(idle));
+  }, 120_000);
+
+  it('refuses a lesson over the cap with 413 and the limit', async () => {
+    const { cookie } = await memberCookie();
+    const content = largestContent();
+    content['heavy course'][0]!.subtopics[0]!.theory = 'x'.repeat(MAX_LESSON_TEXT_CHARS + 1);
+    const response = await postJson('/api/course', cookie, {
+      mainTopic: 'Too heavy',
+      type: 'text',
+      content,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({
+      message: "A lesson's text can be at most 100,000 characters",
+    });
+  });
+
+  it('keeps serving pages while 300 status requests wait for changes', async () => {
+    const waiters = await Promise.all(
+      Array.from({ length: 300 / MAX_WAITS_PER_MEMBER }, async () => {
+        const { member, cookie } = await memberCookie('free');
+        const courseId = insertCourse(app.dataDir, member.id, {
+          mainTopic: 'Waiting',
+          lessons: 4,
+          allDone: false,
+        });
+        const first = await fetch(`${app.baseURL}/status/course/${courseId}`, {
+          headers: { Cookie: cookie },
+        });
+        const { version } = (await first.json()) as { version: string };
+        return { cookie, courseId, version };
+      }),
+    );
+    const idle = await landingLatency(app.baseURL, 15);
+
+    const controller = new AbortController();
+    const started = Date.now();
+    const waits = waiters.flatMap(({ cookie, courseId, version }) =>
+      Array.from({ length: MAX_WAITS_PER_MEMBER }, () =>
+        fetch(`${app.baseURL}/status/course/${courseId}?known=${version}&wait=20000`, {
+          headers: { Cookie: cookie },
+          signal: controller.signal,
+        }).then(
+          () => Date.now() - started,
+          () => Infinity, // aborted: it was still held
+        ),
+      ),
+    );
+    expect(waits).toHaveLength(300);
+    // Let every wait reach the server and be held, then measure for about five seconds.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const busy = await landingLatencyDuring(
+      app.baseURL,
+      new Promise((resolve) => setTimeout(resolve, 5_000)),
+    );
+    controller.abort();
+    const answeredAfter = await Promise.all(waits);
+
+    // Nothing changed, so every wait was still held when the test let go of it.
+    expect(answeredAfter.filter((ms) => ms < 5_000)).toEqual([]);
+    expect(busy).toBeLessThan(busyBound(idle));
+  }, 120_000);
+});

@@ -1,0 +1,56 @@
+import http from 'node:http';
+
+/**
+ * The availability tests' yardstick: the landing page's median latency, fetched one request
+ * after another, idle and while some abuse runs.
+ */
+export async function landingLatency(baseURL: string, times: number): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i += 1) samples.push(await timeLanding(baseURL));
+  return median(samples);
+}
+
+/**
+ * The landing page's median latency while `abuse` runs, sampled open-loop: a request every
+ * `everyMs` whether or not the previous one has answered, as independent visitors arrive. (One
+ * request after another would take a single sample through a long stall and many after it.)
+ */
+export async function landingLatencyDuring(
+  baseURL: string,
+  abuse: Promise<unknown>,
+  everyMs = 50,
+): Promise<number> {
+  let settled = false;
+  void abuse.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const samples: Promise<number>[] = [];
+  while (!settled) {
+    samples.push(timeLanding(baseURL));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  await abuse;
+  return median(await Promise.all(samples));
+}
+
+/** What "still serving" means on a noisy shared machine: within 10× idle, or 250 ms. */
+export const busyBound = (idleMs: number) => Math.max(10 * idleMs, 250);
+
+/** On a connection of its own, as a separate visitor's browser would be. */
+function timeLanding(baseURL: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${baseURL}/`, { agent: false }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(performance.now() - started));
+      })
+      .on('error', reject);
+  });
+}
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
