@@ -6,27 +6,37 @@ import { env } from '~/utils/env.server';
 
 /**
  * `npm run backup [FILE]`: a consistent copy of the live database, safe while the app runs.
- * SQLite's online backup API copies what is committed, including what is still only in the
- * -wal file, which a plain file copy would miss.
+ * `VACUUM INTO` copies what is committed in one read transaction, including what is still only
+ * in the -wal file (which a plain file copy would miss). SQLite's stepwise backup API would
+ * start over each time the app commits, so it might never finish under steady writes. The copy
+ * is written beside its final name and renamed, so a backup that fails half-way leaves no file
+ * that looks complete.
  */
-async function backup(target?: string) {
+function backup(target?: string) {
   const { DATA_DIR } = env();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const file = path.resolve(target ?? path.join(DATA_DIR, 'backups', `coursegen-${stamp}.sqlite`));
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const live = new Database(databaseFile(DATA_DIR), { fileMustExist: true });
+  if (fs.existsSync(file)) throw new Error(`${file} already exists`);
+  const partial = `${file}.partial`;
+  fs.rmSync(partial, { force: true });
+  const live = new Database(databaseFile(DATA_DIR), { fileMustExist: true, readonly: true });
   try {
-    await live.backup(file);
+    live.pragma('busy_timeout = 10000');
+    live.prepare('VACUUM INTO ?').run(partial);
   } finally {
     live.close();
   }
-  fs.chmodSync(file, 0o600);
+  fs.chmodSync(partial, 0o600);
+  fs.renameSync(partial, file);
   console.log(file);
 }
 
-backup(process.argv[2]).catch((error: unknown) => {
+try {
+  backup(process.argv[2]);
+} catch (error) {
   console.error(
     `[coursegen] backup failed: ${error instanceof Error ? error.message : String(error)}`,
   );
   process.exit(1);
-});
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../db/connection';
 import { env } from '~/utils/env.server';
+import { processesHolding } from './lib/open-files';
 import { runningPid } from './lib/pid-file';
 
 /**
@@ -53,6 +54,12 @@ function restore(source: string | undefined) {
 
   const live = databaseFile(DATA_DIR);
   fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o700 });
+  const holders = processesHolding([live, `${live}-wal`, `${live}-shm`]);
+  if (holders.length > 0)
+    fail(
+      `${live} is open in another process (pid ${holders.join(', ')}). ` +
+        'Stop the web and worker processes, then restore.',
+    );
   if (fs.existsSync(live)) {
     // Fold the WAL into the file first, so the copy kept aside is complete on its own.
     const current = new Database(live);

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startApp } from '../support/app-process';
 import { insertCourse } from '../support/courses';
 import { closeAppDatabases, createMember } from '../support/members';
+import { otherWriter } from '../support/other-writer';
 
 /** `npm run backup` while the app runs and writes; `npm run restore FILE` into a fresh folder. */
 const folders: string[] = [];
@@ -74,9 +75,54 @@ describe('backup and restore', () => {
       const junk = npmRun('restore', [notADatabase], fresh);
       expect(junk.status).not.toBe(0);
       expect(counts(fresh)).toEqual(expected);
+
+      // A web or worker started on its own writes no pid file; an open connection is enough.
+      const holder = new Database(path.join(fresh, 'coursegen.sqlite'));
+      holder.pragma('journal_mode = WAL');
+      const held = npmRun('restore', [backupFile], fresh);
+      holder.close();
+      expect(held.status).not.toBe(0);
+      expect(held.stderr).toMatch(
+        /is open in another process \(pid \d+\)\. Stop the web and worker/,
+      );
+      expect(counts(fresh)).toEqual(expected);
     } finally {
       closeAppDatabases();
       await app.stop();
     }
   });
+
+  it('finishes a consistent backup while another process commits all the time', async () => {
+    const dataDir = tempDir('churning');
+    const file = path.join(dataDir, 'coursegen.sqlite');
+    const seed = new Database(file);
+    seed.pragma('journal_mode = WAL');
+    seed.exec('CREATE TABLE filler (text TEXT)');
+    // Some megabytes, so a stepwise copy takes many steps between the writer's commits.
+    const fill = seed.prepare('INSERT INTO filler (text) VALUES (?)');
+    seed.transaction(() => {
+      for (let i = 0; i < 4_000; i += 1) fill.run(randomBytes(1_000).toString('hex'));
+    })();
+    seed.close();
+    const writer = otherWriter(file, 'churn', 30_000);
+    try {
+      await writer.ready;
+      const made = npmRun('backup', [], dataDir);
+      expect(made.status, made.stderr).toBe(0);
+      const backupFile = made.stdout.trim().split('\n').at(-1)!;
+      expect(fs.existsSync(`${backupFile}.partial`)).toBe(false);
+      const copy = new Database(backupFile, { readonly: true });
+      try {
+        expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(copy.prepare('SELECT count(*) AS n FROM filler').get()).toEqual({ n: 4_000 });
+        expect(
+          (copy.prepare('SELECT count(*) AS n FROM churn').get() as { n: number }).n,
+        ).toBeGreaterThan(0);
+      } finally {
+        copy.close();
+      }
+    } finally {
+      writer.child.kill('SIGKILL');
+    }
+  }, 90_000);
 });

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { AppLoadContext } from '@remix-run/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseFile } from '../../db/connection';
 import { insertCourse } from '../support/courses';
+import { otherWriter as startOtherWriter } from '../support/other-writer';
 import { createUser } from '~/models/users.server';
 import * as finishApi from '~/routes/api/api.finish';
 import { createSession } from '~/utils/auth.server';
@@ -19,27 +20,10 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-/** A second process on the same file: `churn` commits tiny writes in a loop, `hold` keeps the write lock. */
 function otherWriter(mode: 'churn' | 'hold', ms: number): Promise<void> {
-  const script = `
-    const Database = require('better-sqlite3');
-    const db = new Database(${JSON.stringify(databaseFile(env().DATA_DIR))});
-    db.pragma('busy_timeout = 5000');
-    db.exec('CREATE TABLE IF NOT EXISTS churn (n INTEGER)');
-    const end = Date.now() + ${ms};
-    if (${JSON.stringify(mode)} === 'hold') {
-      db.exec('BEGIN IMMEDIATE');
-      process.stdout.write('locked\\n');
-      while (Date.now() < end) {}
-      db.exec('COMMIT');
-    } else {
-      const write = db.prepare('INSERT INTO churn (n) VALUES (?)');
-      process.stdout.write('locked\\n');
-      while (Date.now() < end) write.run(Date.now());
-    }`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise((resolve) => child.stdout!.once('data', () => resolve()));
+  const writer = startOtherWriter(databaseFile(env().DATA_DIR), mode, ms);
+  children.push(writer.child);
+  return writer.ready;
 }
 
 async function finishedCourses(count: number) {
