@@ -1,12 +1,14 @@
 import { PassThrough } from 'node:stream';
 import type { AppLoadContext, EntryContext } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
-import { RemixServer } from '@remix-run/react';
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { NonceProvider } from './components/nonce';
+import { isDatabaseBusy } from './utils/db.server';
 import { env } from './utils/env.server';
 import { log } from './utils/logger.server';
+import { BUSY_HEADERS } from './utils/responses.server';
 import { startVendorMocks } from './utils/mocks.server';
 
 const ABORT_DELAY = 5_000;
@@ -17,6 +19,12 @@ startVendorMocks();
 
 export const streamTimeout = ABORT_DELAY;
 
+/**
+ * Remix hands the document renderer errors stripped of their details in production, so
+ * `handleError`, which sees them first, marks the requests that failed on a busy database.
+ */
+const busyRequests = new WeakSet<Request>();
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -24,6 +32,11 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // A page whose loader or action found SQLite locked past its busy timeout: a moment's overload.
+  if (busyRequests.has(request)) {
+    responseStatusCode = 503;
+    for (const [name, value] of Object.entries(BUSY_HEADERS)) responseHeaders.set(name, value);
+  }
   // The web server sets the security headers (with this nonce) on every response.
   const nonce = loadContext.cspNonce ?? '';
   const waitForAll = isbot(request.headers.get('user-agent') ?? '') || remixContext.isSpaMode;
@@ -68,5 +81,13 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  log.error('request.error', { error, method: request.method, url: request.url });
+  const where = { method: request.method, url: request.url };
+  // A client's mistake (unknown path, wrong method) or a busy database: one short line.
+  if (isRouteErrorResponse(error) && error.status < 500)
+    return log.info('request.refused', { ...where, status: error.status });
+  if (isDatabaseBusy(error)) {
+    busyRequests.add(request);
+    return log.warn('request.busy', where);
+  }
+  log.error('request.error', { error, ...where });
 }

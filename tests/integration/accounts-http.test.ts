@@ -128,6 +128,27 @@ describe('accounts over HTTP', () => {
     expect(app.output().slice(before)).not.toMatch(/"level":"error"|stack/);
   });
 
+  it('answers an unknown page or a wrong method on a page with a 4xx, logging no error', async () => {
+    const before = app.output().length;
+    const statuses = await Promise.all(
+      [
+        ['GET', '/no-such-page'],
+        ['PUT', '/pricing'],
+        ['DELETE', '/about'],
+        ['PATCH', '/no-such-page'],
+      ].map(async ([method, path]) => {
+        const response = await fetch(`${app.baseURL}${path}`, {
+          method,
+          headers: { Origin: app.baseURL },
+        });
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(statuses.every((status) => status >= 400 && status < 500)).toBe(true);
+    expect(app.output().slice(before)).not.toMatch(/"level":"error"|stack|at .*\.js:\d+/);
+  });
+
   it('refuses names and titles with hidden or disguising characters, and blank passwords', async () => {
     const signUpWith = (body: Record<string, string>) =>
       fetch(`${app.baseURL}/api/signup`, {

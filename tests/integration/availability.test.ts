@@ -1,9 +1,18 @@
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lessons } from '../../db/schema';
 import { MAX_COURSE_TEXT_CHARS, MAX_LESSON_TEXT_CHARS } from '~/domain/content-limits';
 import { MAX_WAITS_PER_MEMBER } from '~/utils/long-poll.server';
 import { startApp, type RunningApp } from '../support/app-process';
 import { insertCourse } from '../support/courses';
-import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
+import {
+  appDatabase,
+  closeAppDatabases,
+  createMember,
+  sessionCookieValue,
+} from '../support/members';
+import { otherWriter } from '../support/other-writer';
 import { busyBound, landingLatency, landingLatencyDuring } from '../support/latency';
 
 /**
@@ -60,6 +69,42 @@ function postJson(path: string, cookie: string, body: unknown) {
     body: JSON.stringify(body),
   });
 }
+
+describe('a database locked past its busy timeout', () => {
+  it('answers a page with 503 and Retry-After, logging no error', async () => {
+    const { member, cookie } = await memberCookie();
+    const courseId = insertCourse(app.dataDir, member.id, {
+      mainTopic: 'Locked',
+      lessons: 2,
+      allDone: true,
+    });
+    const lessonId = appDatabase(app.dataDir)
+      .select({ id: lessons.id })
+      .from(lessons)
+      .where(eq(lessons.courseId, courseId))
+      .get()!.id;
+    const holder = otherWriter(path.join(app.dataDir, 'coursegen.sqlite'), 'hold', 8_000);
+    try {
+      await holder.ready;
+      const response = await fetch(`${app.baseURL}/course/${courseId}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          Cookie: cookie,
+          Origin: app.baseURL,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ lessonId: String(lessonId), intent: 'open' }),
+      });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(await response.text()).toContain('Please try again in a moment.');
+    } finally {
+      holder.child.kill('SIGKILL');
+    }
+    expect(app.output()).not.toMatch(/request\.error|SqliteError/);
+  }, 60_000);
+});
 
 describe('availability under abuse', () => {
   it('keeps serving pages while members store and read maximum-size courses', async () => {
