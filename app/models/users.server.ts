@@ -1,10 +1,12 @@
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import os from 'node:os';
 import bcrypt from 'bcryptjs';
 import { eq, sql } from 'drizzle-orm';
 import { users, type Plan, type Role } from '../../db/schema';
 import { db, writeTransaction } from '~/utils/db.server';
 import { isAdminRole } from '~/domain/roles';
 import { newId } from '~/utils/ids.server';
+import { concurrencyLimit } from '~/utils/concurrency';
 
 export const MIN_PASSWORD_LENGTH = 9;
 
@@ -21,16 +23,24 @@ export function normalizeEmail(email: string): string {
 }
 
 /**
- * argon2id with the library's defaults (19 MiB, 2 passes: OWASP's minimum), computed on libuv's
- * thread pool: a sign-in no longer holds the event loop for ~300 ms as pure-JavaScript bcrypt did.
+ * Hashing is CPU work on libuv's thread pool. At most one less than the cores run at once, so a
+ * burst of sign-ins always leaves a core to the request thread and everybody else's pages.
+ */
+const hashing = concurrencyLimit(Math.max(1, os.availableParallelism() - 1));
+
+/**
+ * argon2id with the library's defaults (19 MiB, 2 passes: OWASP's minimum), computed off the
+ * event loop: a sign-in no longer holds it for ~300 ms as pure-JavaScript bcrypt did.
  */
 export function hashPassword(password: string): Promise<string> {
-  return argon2Hash(password);
+  return hashing(() => argon2Hash(password));
 }
 
 /** Checks argon2id hashes, and the bcrypt hashes of accounts that have not signed in since. */
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return hash.startsWith('$argon2') ? argon2Verify(hash, password) : bcrypt.compare(password, hash);
+  return hashing(() =>
+    hash.startsWith('$argon2') ? argon2Verify(hash, password) : bcrypt.compare(password, hash),
+  );
 }
 
 /** An older (bcrypt) hash, replaced at the account's next sign-in. */

@@ -251,7 +251,7 @@ describe('accounts over HTTP', () => {
         }).then((response) => response.status),
       ),
     );
-    const busy = await landingLatencyDuring(app.baseURL, signIns, 15);
+    const busy = await landingLatencyDuring(app.baseURL, signIns, idle);
     // 25: with this file's other sign-ins, well inside the address's limit of 50 per 15 minutes.
     expect(await signIns).toEqual(Array(25).fill(200));
     // Pure-JS bcrypt made this seconds.

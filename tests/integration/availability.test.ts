@@ -153,7 +153,7 @@ describe('availability under abuse', () => {
         return statuses;
       }),
     );
-    const busy = await landingLatencyDuring(app.baseURL, abuse);
+    const busy = await landingLatencyDuring(app.baseURL, abuse, idle);
 
     const statuses = (await abuse).flat();
     expect(statuses.length).toBeGreaterThanOrEqual(6);
@@ -213,6 +213,7 @@ describe('availability under abuse', () => {
     const busy = await landingLatencyDuring(
       app.baseURL,
       new Promise((resolve) => setTimeout(resolve, 5_000)),
+      idle,
     );
     controller.abort();
     const answeredAfter = await Promise.all(waits);

@@ -11,15 +11,17 @@ export async function landingLatency(baseURL: string, times: number): Promise<nu
 }
 
 /**
- * The landing page's median latency while `abuse` runs, sampled open-loop: a request every
- * `everyMs` whether or not the previous one has answered, as independent visitors arrive. (One
- * request after another would take a single sample through a long stall and many after it.)
+ * The landing page's median latency while `abuse` runs, sampled open-loop: a new request at a
+ * steady pace whether or not the previous one has answered, as independent visitors arrive. (One
+ * request after another would take a single sample through a long stall and many after it.) The
+ * pace, one request per four idle latencies, keeps the sampling itself from loading the server.
  */
 export async function landingLatencyDuring(
   baseURL: string,
   abuse: Promise<unknown>,
-  everyMs = 50,
+  idleMs: number,
 ): Promise<number> {
+  const everyMs = Math.max(50, 4 * idleMs);
   let settled = false;
   void abuse.then(
     () => (settled = true),
