@@ -24,6 +24,7 @@ import { SiteHeader } from './components/site-header';
 import { showToast, Toaster } from './components/toaster';
 import { toPublicUser, type PublicUser } from './models/users.server';
 import appStyles from './styles/app.css?url';
+import scriptFonts from './styles/script-fonts.css?url';
 import { getSessionUser } from './utils/auth.server';
 import { publicEnv } from './utils/env.server';
 import { getTheme, type Theme } from './utils/theme.server';
@@ -31,6 +32,7 @@ import { takeToast } from './utils/toast.server';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: appStyles },
+  { rel: 'stylesheet', href: scriptFonts },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 

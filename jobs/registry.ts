@@ -6,6 +6,7 @@ import { lessonQueue } from '~/queues/lesson.server';
 import { mailQueueJobs } from '~/queues/mail.server';
 import { maintenanceQueue } from '~/queues/maintenance.server';
 import { outlineQueue } from '~/queues/outline.server';
+import { quizQueue } from '~/queues/quiz.server';
 import { env } from '~/utils/env.server';
 import { processBillingEvent } from './billing-event/processor';
 import { processCertificateEmail } from './certificate-email/processor';
@@ -13,6 +14,7 @@ import { processLesson } from './lesson/processor';
 import { processMail } from './mail/processor';
 import { processMaintenance } from './maintenance/processor';
 import { processOutline } from './outline/processor';
+import { processQuiz } from './quiz/processor';
 
 export interface QueueRegistration {
   processor: Processor;
@@ -42,6 +44,11 @@ export const registry: Record<string, QueueRegistration> = {
   [lessonQueue.name]: {
     processor: processLesson,
     concurrency: () => env().LESSON_CONCURRENCY ?? MAX_LESSONS_PER_COURSE,
+    workerOptions: survivesCrashes,
+  },
+  [quizQueue.name]: {
+    processor: processQuiz,
+    concurrency: () => 2,
     workerOptions: survivesCrashes,
   },
 };

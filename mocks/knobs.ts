@@ -8,11 +8,12 @@ import path from 'node:path';
  * `{"MOCK_AI_FAIL_FIRST": 3, "MOCK_AI_FAIL_MATCH": "Closures"}`, so a test can
  * change the behaviour of an already running worker. Read on every request.
  *
- * - MOCK_AI_LATENCY_MS: wait this long before each AI answer.
+ * - MOCK_AI_LATENCY_MS: wait this long before each AI answer (a streamed one: its first words).
+ * - MOCK_AI_STREAM_CHUNK_MS: a streamed answer sends a few words every this many ms (default 30).
  * - MOCK_AI_FAIL_FIRST: the first N calls of each distinct prompt fail...
  * - MOCK_AI_FAIL_STATUS: ...with this status (429, 500 or 529; default 529).
  * - MOCK_AI_FAIL_MATCH: only prompts containing this text fail (default: all).
- * - MOCK_AI_MALFORMED: the first N outline answers of each prompt are malformed
+ * - MOCK_AI_MALFORMED: the first N outline (and quiz) answers of each prompt are malformed
  *   (broken JSON, wrong shape); 'always' for every one.
  * - MOCK_MEDIA_FAIL: the image and video search APIs answer 503.
  * - MOCK_TRANSCRIPT_UNAVAILABLE: videos have no captions (as usual on servers).
@@ -20,6 +21,7 @@ import path from 'node:path';
  */
 export interface MockKnobs {
   aiLatencyMs: number;
+  aiStreamChunkMs: number;
   aiFailFirst: number;
   aiFailStatus: 429 | 500 | 529;
   aiFailMatch: string | undefined;
@@ -60,6 +62,7 @@ export function readKnobs(): MockKnobs {
   const match = raw('MOCK_AI_FAIL_MATCH');
   return {
     aiLatencyMs: count(raw('MOCK_AI_LATENCY_MS')),
+    aiStreamChunkMs: count(raw('MOCK_AI_STREAM_CHUNK_MS') ?? 30),
     aiFailFirst: count(raw('MOCK_AI_FAIL_FIRST')),
     aiFailStatus: status === 429 || status === 500 ? status : 529,
     aiFailMatch: typeof match === 'string' && match.length > 0 ? match : undefined,

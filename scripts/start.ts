@@ -9,8 +9,9 @@ import { removePidFile, runningPid, writePidFile } from './lib/pid-file';
 import { seed, SeedConflict } from './seed';
 
 /**
- * `npm start`: everything a fresh machine needs, then the web server and the
- * worker as two processes. Stops both on Ctrl-C; exits non-zero if either dies.
+ * `npm start`: everything a fresh machine needs, then the web tier (WEB_CONCURRENCY web processes
+ * under one primary that restarts them, ADR 16) and the worker. Stops both on Ctrl-C; exits
+ * non-zero if the web primary or the worker dies.
  */
 const say = (line: string) => console.log(`[coursegen] ${line}`);
 
@@ -64,7 +65,7 @@ async function main() {
   const childEnv = { ...process.env, REDIS_URL: redis.url };
   const run = (script: string) =>
     spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: childEnv });
-  const children: ChildProcess[] = [run('scripts/web-server.ts'), run('jobs/worker.ts')];
+  const children: ChildProcess[] = [run('scripts/web.ts'), run('jobs/worker.ts')];
 
   let stopping = false;
   const stopAll = (exitCode: number) => {
@@ -95,23 +96,26 @@ async function main() {
   process.on('SIGINT', () => stopAll(0));
   process.on('SIGTERM', () => stopAll(0));
 
-  await waitForHealth(config.PORT);
+  // Said only once the port answers: several web processes starting together on a busy machine
+  // may take longer than any fixed limit, and one that keeps dying is logged meanwhile.
+  if (!(await waitForHealth(config.PORT, () => stopping))) return;
   const mode = config.demo
     ? 'demo mode: AI and payments are simulated'
     : 'live mode: real AI and payment providers';
   say(`CourseGen is running at ${config.APP_URL} (${mode})`);
 }
 
-async function waitForHealth(port: number) {
-  for (let tries = 0; tries < 300; tries += 1) {
+async function waitForHealth(port: number, stopped: () => boolean): Promise<boolean> {
+  while (!stopped()) {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (response.status === 200 || response.status === 503) return;
+      if (response.status === 200 || response.status === 503) return true;
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return false;
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

@@ -8,12 +8,14 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { checkBodySize } from '~/utils/body-limit.server';
+import { closeReconnectableStreams } from '~/utils/event-stream.server';
 import { isCrossSiteRequest } from '~/utils/origin.server';
 import { applySecurityHeaders } from '~/utils/security-headers.server';
 import { canKeepSecureCookies, withoutSecure } from '~/utils/cookies.server';
 
 /**
- * The web process: Express serving the production Remix build. Unlike
+ * A web process: Express serving the production Remix build. `scripts/web.ts` runs
+ * WEB_CONCURRENCY of them on one port (ADR 0016); started directly, this is a single one. Unlike
  * remix-serve it puts the security headers on every response, static files
  * and resource routes included, with a fresh CSP nonce per request.
  */
@@ -140,6 +142,7 @@ if (isEntryPoint) {
         // hold close() open, and SHUTDOWN_TIMEOUT_MS bounds the rest.
         server.close(() => process.exit(0));
         server.closeIdleConnections();
+        closeReconnectableStreams();
         setTimeout(() => process.exit(0), env().SHUTDOWN_TIMEOUT_MS).unref();
       });
     });

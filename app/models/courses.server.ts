@@ -10,6 +10,7 @@ import {
   type MediaState,
 } from '../../db/schema';
 import { db, writeTransaction } from '~/utils/db.server';
+import { insertCourseQuizzes } from './quizzes.server';
 import { newId } from '~/utils/ids.server';
 import { progressOf } from '~/domain/progress';
 
@@ -44,15 +45,23 @@ export function createCourseWithLessons(input: {
   userId: string;
   mainTopic: string;
   type: CourseType;
+  language?: string;
   topics: NewTopic[];
 }): { course: Course; lessons: CreatedLesson[] } {
   return writeTransaction((tx) => {
     const course = tx
       .insert(courses)
-      .values({ id: newId(), userId: input.userId, mainTopic: input.mainTopic, type: input.type })
+      .values({
+        id: newId(),
+        userId: input.userId,
+        mainTopic: input.mainTopic,
+        type: input.type,
+        language: input.language,
+      })
       .returning()
       .get();
     const created: CreatedLesson[] = [];
+    const quizTopics: { id: number; title: string; lessonCount: number }[] = [];
     let ordinal = 0;
     input.topics.forEach((topic, topicPosition) => {
       const topicRow = tx
@@ -60,6 +69,7 @@ export function createCourseWithLessons(input: {
         .values({ courseId: course.id, position: topicPosition, title: topic.title })
         .returning({ id: topics.id })
         .get();
+      quizTopics.push({ id: topicRow.id, title: topic.title, lessonCount: topic.lessons.length });
       topic.lessons.forEach((lesson, position) => {
         const hasTheory = Boolean(lesson.theory);
         const row = tx
@@ -84,6 +94,7 @@ export function createCourseWithLessons(input: {
         ordinal += 1;
       });
     });
+    insertCourseQuizzes(tx, course.id, quizTopics);
     return { course, lessons: created };
   });
 }
@@ -108,6 +119,7 @@ export interface CourseCard {
   photoUrl: string | null;
   createdAt: Date;
   completedAt: Date | null;
+  language: string;
 }
 
 /** The member's courses, newest first, without any lesson (for /home and /api/courses). */
@@ -120,6 +132,7 @@ export function listCoursesForUser(userId: string): CourseCard[] {
       photoUrl: courses.photoUrl,
       createdAt: courses.createdAt,
       completedAt: courseCompletions.completedAt,
+      language: courses.language,
     })
     .from(courses)
     .leftJoin(courseCompletions, eq(courseCompletions.courseId, courses.id))

@@ -31,7 +31,13 @@ export const serializeCredit = (credit: LessonCredit) => JSON.stringify(credit);
 
 export interface LessonJobContext {
   lesson: Lesson;
-  course: { id: string; mainTopic: string; type: CourseType; photoUrl: string | null };
+  course: {
+    id: string;
+    mainTopic: string;
+    type: CourseType;
+    photoUrl: string | null;
+    language: string;
+  };
   /** The course's first lesson also looks for the course card photo. */
   isFirst: boolean;
 }
@@ -46,6 +52,7 @@ export function getLessonJobContext(lessonId: number): LessonJobContext | undefi
         mainTopic: courses.mainTopic,
         type: courses.type,
         photoUrl: courses.photoUrl,
+        language: courses.language,
       },
     })
     .from(lessons)

@@ -12,6 +12,7 @@ export function createOutline(input: {
   subtopics: string[];
   topicCount: number;
   courseType: CourseType;
+  language?: string;
 }): Outline {
   return db()
     .insert(outlines)
@@ -128,6 +129,8 @@ export interface OutlineStatus {
   courseId: string | null;
   /** The AI's answers kept being unusable: the member is asked to change the title or cancel. */
   unusable: boolean;
+  /** The course language code: the outline is written in it. */
+  language: string;
   /** Changes whenever anything above does (for long polling). */
   version: string;
 }
@@ -145,6 +148,7 @@ export function outlineStatus(outline: Outline): OutlineStatus {
     topics: outline.result ?? null,
     courseId: outline.courseId,
     unusable: outline.failureKind === 'unusable' && outline.attempts >= UNUSABLE_NOTICE_AFTER,
+    language: outline.language,
     version: `${outline.state}:${outline.attempts}:${outline.courseId ?? ''}:${outline.mainTopic}`,
   };
 }

@@ -31,6 +31,11 @@ export async function aiAllowance(user: Pick<User, 'id'>, cost = 1): Promise<Rat
   return result;
 }
 
+/** Gives back what a request counted when the vendor call it paid for failed (the tutor). */
+export async function giveBackAiAllowance(user: Pick<User, 'id'>, cost = 1) {
+  await hit(aiLimit(), user.id, -cost);
+}
+
 /** Throws the 429 response when the request's cost does not fit in the member's allowance. */
 export async function requireAiAllowance(user: Pick<User, 'id'>, cost = 1) {
   const result = await aiAllowance(user, cost);

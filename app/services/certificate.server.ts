@@ -6,6 +6,8 @@ import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { CERTIFICATE_FILENAME, CERTIFICATE_HEIGHT, CERTIFICATE_WIDTH } from '~/utils/certificate';
 import { escapeHtml } from '~/utils/escape';
+import { fontFamilyFor, fontFiles, needsScriptFont } from '~/utils/fonts.server';
+import { loadShaper, shapeText } from '~/utils/shaped-text.server';
 
 /**
  * Certificates are rendered here, on the server, from ONE SVG template to a
@@ -122,8 +124,27 @@ const INDIGO = '#312e81';
 const ACCENT = '#4338ca';
 const GOLD = '#b08d3c';
 const PAPER = '#fffdf8';
-const SERIF = "'Playfair Display', serif";
-const SANS = "'Inter', sans-serif";
+const SERIF = fontFamilyFor('', 'Playfair Display', 'serif');
+const SANS = fontFamilyFor('', 'Inter', 'sans-serif');
+
+/**
+ * A name, title or company in a script resvg cannot lay out (Indic vowel signs, Arabic, CJK) is
+ * drawn as outlines shaped by HarfBuzz, centred on x and shrunk to `maxWidth`; null for Latin
+ * and Cyrillic text, which resvg draws in the certificate's own fonts.
+ */
+function scriptText(
+  x: number,
+  y: number,
+  content: string,
+  style: { size: number; bold: boolean; fill: string; maxWidth: number; attrs?: string },
+): string | null {
+  if (!needsScriptFont(content)) return null;
+  const shaped = shapeText(content, style.size, style.bold);
+  if (!shaped) return null;
+  const fit = Math.min(1, style.maxWidth / Math.max(shaped.width, 1));
+  const left = x - (shaped.width * fit) / 2;
+  return `<g transform="translate(${left.toFixed(1)} ${y}) scale(${fit.toFixed(4)})" fill="${style.fill}" ${style.attrs ?? ''}>${shaped.paths.join('')}</g>`;
+}
 
 /** The one certificate template. Every text is escaped; sizes shrink to fit long names and titles. */
 export function certificateSvg(data: CertificateData, branding: Branding): string {
@@ -178,22 +199,26 @@ export function certificateSvg(data: CertificateData, branding: Branding): strin
     )
     .join('\n  ')}
   <image x="${cx - 60}" y="124" width="120" height="120" preserveAspectRatio="xMidYMid meet" href="${branding.logoHref}" xlink:href="${branding.logoHref}"/>
-  ${text(cx, 300, branding.companyName.toUpperCase(), `font-family="${SANS}" font-weight="600" font-size="34" letter-spacing="8" fill="${ACCENT}"`)}
+  ${scriptText(cx, 300, branding.companyName, { size: 34, bold: true, fill: ACCENT, maxWidth: 1400 }) ?? text(cx, 300, branding.companyName.toUpperCase(), `font-family="${SANS}" font-weight="600" font-size="34" letter-spacing="8" fill="${ACCENT}"`)}
   ${text(cx, 420, 'Certificate of Completion', `font-family="${SERIF}" font-weight="700" font-size="96" fill="${INK}"`)}
   <line x1="${cx - 180}" y1="462" x2="${cx + 180}" y2="462" stroke="${GOLD}" stroke-width="3"/>
   ${text(cx, 540, 'This is to certify that', `font-family="${SANS}" font-size="38" fill="${MUTED}"`)}
-  ${text(cx, 668, name.lines[0] ?? '', `font-family="${SERIF}" font-weight="700" font-size="${name.size}" fill="${INDIGO}" data-field="name"`)}
+  ${scriptText(cx, 668, name.lines[0] ?? '', { size: name.size, bold: true, fill: INDIGO, maxWidth: 1500, attrs: 'data-field="name"' }) ?? text(cx, 668, name.lines[0] ?? '', `font-family="${SERIF}" font-weight="700" font-size="${name.size}" fill="${INDIGO}" data-field="name"`)}
   <line x1="${cx - 620}" y1="712" x2="${cx + 620}" y2="712" stroke="${GOLD}" stroke-width="2"/>
   ${text(cx, 780, 'has successfully completed the course', `font-family="${SANS}" font-size="38" fill="${MUTED}"`)}
   ${title.lines
-    .map((line, i) =>
-      text(
-        cx,
-        Math.round(firstBaseline + i * titleLineHeight),
-        line,
-        `font-family="${SERIF}" font-weight="700" font-size="${title.size}" fill="${INK}"`,
-      ),
-    )
+    .map((line, i) => {
+      const y = Math.round(firstBaseline + i * titleLineHeight);
+      return (
+        scriptText(cx, y, line, { size: title.size, bold: true, fill: INK, maxWidth: 1560 }) ??
+        text(
+          cx,
+          y,
+          line,
+          `font-family="${SERIF}" font-weight="700" font-size="${title.size}" fill="${INK}"`,
+        )
+      );
+    })
     .join('\n  ')}
   ${text(420, 1148, 'DATE OF COMPLETION', `font-family="${SANS}" font-weight="600" font-size="26" letter-spacing="4" fill="${MUTED}"`)}
   <line x1="240" y1="1170" x2="600" y2="1170" stroke="${GOLD}" stroke-width="2"/>
@@ -211,24 +236,6 @@ export function certificateSvg(data: CertificateData, branding: Branding): strin
 }
 
 // --- Fonts and logo --------------------------------------------------------------
-
-const FONT_FILES = ['Inter-Regular.ttf', 'Inter-SemiBold.ttf', 'PlayfairDisplay-Bold.ttf'];
-
-/**
- * The bundled fonts, loaded explicitly: resvg never falls back to system fonts
- * (the Docker image has none). Found from the working directory, which is the
- * project root for `npm start`, the tests and the Docker image.
- */
-export function fontFiles(): string[] {
-  const dir = path.resolve('app/assets/fonts');
-  const files = FONT_FILES.map((file) => path.join(dir, file));
-  const missing = files.filter((file) => !fs.existsSync(file));
-  if (missing.length > 0)
-    throw new Error(
-      `Certificate fonts not found: ${missing.join(', ')} (run from the project root)`,
-    );
-  return files;
-}
 
 function renderOptions(): ResvgRenderOptions {
   return {
@@ -315,6 +322,7 @@ export async function renderCertificatePng(
   data: CertificateData,
   branding: Branding,
 ): Promise<Buffer> {
+  await loadShaper();
   const image = await renderAsync(certificateSvg(data, branding), renderOptions());
   return image.asPng();
 }

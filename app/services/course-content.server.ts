@@ -177,7 +177,10 @@ export function applyContentUpdate(courseId: string, topics: ContentTopic[]): bo
 
 /** A course as the API's course record, with or without its content. */
 export function courseRecord(
-  course: Pick<Course, 'id' | 'userId' | 'mainTopic' | 'type' | 'photoUrl' | 'createdAt'> & {
+  course: Pick<
+    Course,
+    'id' | 'userId' | 'mainTopic' | 'type' | 'photoUrl' | 'createdAt' | 'language'
+  > & {
     completedAt?: Date | null;
   },
   withContent = false,
@@ -195,6 +198,7 @@ export function courseRecord(
     date: course.createdAt.toISOString(),
     completed: completedAt !== null,
     end: completedAt ? completedAt.toISOString() : null,
+    language: course.language,
     ...(withContent ? { content: courseContent(course) } : {}),
   };
 }

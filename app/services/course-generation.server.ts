@@ -24,6 +24,7 @@ import type { User } from '~/models/users.server';
 import { AI_ALLOWANCE_MESSAGE, planRefusal } from '~/domain/plans';
 import { fail, ok, type Result } from '~/domain/result';
 import { aiAllowance } from '~/services/ai-allowance.server';
+import { keepQuizzesGenerating } from '~/services/quizzes.server';
 import { log } from '~/utils/logger.server';
 import { tooManyRequestsFailure } from '~/utils/rate-limit.server';
 import { jobServiceUp } from '~/utils/redis.server';
@@ -36,7 +37,13 @@ import { jobServiceUp } from '~/utils/redis.server';
 
 export async function startOutline(
   user: User,
-  input: { mainTopic: string; subtopics: string[]; topicCount: number; type: CourseType },
+  input: {
+    mainTopic: string;
+    subtopics: string[];
+    topicCount: number;
+    type: CourseType;
+    language?: string;
+  },
 ): Promise<Result<Outline>> {
   const refused = planRefusal(user.plan, input);
   if (refused) return fail(refused, 403);
@@ -47,6 +54,7 @@ export async function startOutline(
     subtopics: input.subtopics,
     topicCount: input.topicCount,
     courseType: input.type,
+    language: input.language,
   });
   await ensureOutlineJob(outline);
   return ok(outline);
@@ -157,6 +165,7 @@ export async function startCourse(user: User, outlineId: string): Promise<Result
     userId: user.id,
     mainTopic: outline.mainTopic,
     type: outline.courseType,
+    language: outline.language,
     topics,
   });
   if (!claimOutline(outline.id, course.id)) {
@@ -164,6 +173,7 @@ export async function startCourse(user: User, outlineId: string): Promise<Result
     return ok(getOutlineForUser(outlineId, user.id)!.courseId!);
   }
   await enqueueCourseLessons(course.id, lessons);
+  await keepQuizzesGenerating(course.id);
   return ok(course.id);
 }
 
@@ -174,7 +184,7 @@ export async function startCourse(user: User, outlineId: string): Promise<Result
  */
 export async function createCourseFromContent(
   user: User,
-  input: { mainTopic: string; type: CourseType; topics: NewTopic[] },
+  input: { mainTopic: string; type: CourseType; language?: string; topics: NewTopic[] },
 ): Promise<Result<string>> {
   const toGenerate = input.topics
     .flatMap((topic) => topic.lessons)
@@ -191,6 +201,7 @@ export async function createCourseFromContent(
   }
   const { course, lessons } = createCourseWithLessons({ userId: user.id, ...input });
   await enqueueCourseLessons(course.id, lessons);
+  await keepQuizzesGenerating(course.id);
   return ok(course.id);
 }
 

@@ -2,10 +2,12 @@ import { listUnemailedCompletionIds } from '~/models/completions.server';
 import { listUnfinishedLessons } from '~/models/lessons.server';
 import { listUnsentMailIds } from '~/models/mail-queue.server';
 import { listUnfinishedOutlineIds } from '~/models/outlines.server';
+import { listUnfinishedQuizzes } from '~/models/quizzes.server';
 import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import { ensureLessonJobs } from '~/queues/lesson.server';
 import { mailQueueJobs } from '~/queues/mail.server';
 import { outlineQueue } from '~/queues/outline.server';
+import { ensureQuizJobs } from '~/queues/quiz.server';
 import { log } from '~/utils/logger.server';
 import { emailUnsentReceipts } from './receipts.server';
 
@@ -13,7 +15,7 @@ import { emailUnsentReceipts } from './receipts.server';
 const MAIL_GRACE_MS = 2 * 60_000;
 
 /**
- * SQLite says what work is owed (outlines not written, lessons without theory or media, mail,
+ * SQLite says what work is owed (outlines not written, lessons without theory or media, quizzes without questions, mail,
  * certificate and receipt emails not sent); Redis
  * only runs it. This gives each piece of owed work a live job again, whatever Redis lost: a
  * restart that kept nothing, an outage while a member submitted, a database restored to an
@@ -22,11 +24,14 @@ const MAIL_GRACE_MS = 2 * 60_000;
  */
 export async function sweepLostWork(
   now = new Date(),
-): Promise<Record<'outlines' | 'lessons' | 'mails' | 'certificates' | 'receipts', number>> {
+): Promise<
+  Record<'outlines' | 'lessons' | 'quizzes' | 'mails' | 'certificates' | 'receipts', number>
+> {
   const outlines = await outlineQueue.ensure(
     listUnfinishedOutlineIds().map((outlineId) => ({ data: { outlineId } })),
   );
   const lessons = await ensureLessonJobs(listUnfinishedLessons());
+  const quizzes = await ensureQuizJobs(listUnfinishedQuizzes());
   const mails = await mailQueueJobs.ensure(
     listUnsentMailIds(new Date(now.getTime() - MAIL_GRACE_MS)).map((mailId) => ({
       data: { mailId },
@@ -39,7 +44,7 @@ export async function sweepLostWork(
     })),
   );
   const receipts = await emailUnsentReceipts(now);
-  const found = { outlines, lessons, mails, certificates, receipts };
+  const found = { outlines, lessons, quizzes, mails, certificates, receipts };
   if (Object.values(found).some((count) => count > 0)) log.warn('sweep.requeued', found);
   return found;
 }

@@ -17,7 +17,7 @@ export function closeDb() {
   globalThis.__coursegenDb = undefined;
 }
 
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * Every transaction that writes takes the write lock up front (BEGIN IMMEDIATE): one that reads

@@ -13,6 +13,7 @@ describe('parseEnv', () => {
     expect(config.demo).toBe(true);
     expect(config.mocked).toEqual({
       anthropic: true,
+      openai: true,
       unsplash: true,
       youtube: true,
       paypal: true,
@@ -27,7 +28,7 @@ describe('parseEnv', () => {
   it('mocks nothing outside demo mode, even vendors without keys', () => {
     const config = parseEnv({ ...base, ANTHROPIC_API_KEY: 'sk-real' });
     expect(config.demo).toBe(false);
-    expect(Object.values(config.mocked)).toEqual([false, false, false, false, false]);
+    expect(Object.values(config.mocked)).toEqual([false, false, false, false, false, false]);
   });
 
   it('in forced demo mode mocks only the vendors without keys', () => {

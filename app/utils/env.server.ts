@@ -42,6 +42,15 @@ export const envSchema = z.object({
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-6'),
   ANTHROPIC_BASE_URL: z.url().optional(),
+  /** Which AI provider writes courses (ADR 0019). */
+  AI_PROVIDER: z.enum(['anthropic', 'openai']).default('anthropic'),
+  /** Models for outlines and for lessons, when they should differ from the provider's model. */
+  AI_OUTLINE_MODEL: optionalText,
+  AI_LESSON_MODEL: optionalText,
+  OPENAI_API_KEY: optionalText,
+  /** An OpenAI-compatible server (Ollama, vLLM, LM Studio...): set, it counts as configured. */
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   UNSPLASH_ACCESS_KEY: optionalText,
   YOUTUBE_API_KEY: optionalText,
 
@@ -73,6 +82,8 @@ export const envSchema = z.object({
   JOB_LOCK_MS: positiveInt(30_000),
   /** How long web and worker may take to finish what they are doing when asked to stop. */
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** Web processes sharing PORT (ADR 0016); unset means one per core. */
+  WEB_CONCURRENCY: z.coerce.number().int().positive().max(64).optional(),
   /** How often each worker gives due work whose job Redis lost a job again. */
   SWEEP_INTERVAL_MS: positiveInt(60_000),
   JOB_BACKOFF_BASE_MS: positiveInt(1_000),
@@ -113,11 +124,12 @@ export interface Env extends RawEnv {
   REDIS_PREFIX: string;
   APP_URL: string;
   SESSION_SECRET: string;
-  /** True when the product runs on simulated vendors (no AI key, or DEMO_MODE). */
+  /** True when the product runs on simulated vendors (the AI provider unconfigured, or DEMO_MODE). */
   demo: boolean;
   /** Which vendors answer from the mocks in `mocks/` instead of the network. */
   mocked: {
     anthropic: boolean;
+    openai: boolean;
     unsplash: boolean;
     youtube: boolean;
     paypal: boolean;
@@ -176,7 +188,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const result = envSchema.safeParse(withoutEmptyValues(source));
   if (!result.success) throw new EnvError(describeEnvIssues(result.error));
   const raw = result.data;
-  const demo = raw.DEMO_MODE || !raw.ANTHROPIC_API_KEY;
+  // A local OpenAI-compatible server needs no key: its address is its configuration.
+  const openaiConfigured = Boolean(raw.OPENAI_API_KEY || raw.OPENAI_BASE_URL);
+  const aiConfigured =
+    raw.AI_PROVIDER === 'openai' ? openaiConfigured : Boolean(raw.ANTHROPIC_API_KEY);
+  const demo = raw.DEMO_MODE || !aiConfigured;
   const dataDir = path.resolve(raw.DATA_DIR);
   const mock = (hasKeys: boolean) => demo && !hasKeys;
   const installId = readOrCreateDataFile(dataDir, 'install-id', () =>
@@ -194,6 +210,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     demo,
     mocked: {
       anthropic: mock(Boolean(raw.ANTHROPIC_API_KEY)),
+      openai: mock(openaiConfigured),
       unsplash: mock(Boolean(raw.UNSPLASH_ACCESS_KEY)),
       youtube: mock(Boolean(raw.YOUTUBE_API_KEY)),
       paypal: mock(Boolean(raw.PAYPAL_CLIENT_ID && raw.PAYPAL_CLIENT_SECRET)),

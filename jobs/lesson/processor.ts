@@ -11,7 +11,11 @@ import {
   type LessonJobContext,
   type LessonMedia,
 } from '~/models/lessons.server';
-import { summariseTranscript, writeLesson, type LessonText } from '~/services/vendors/ai.server';
+import {
+  streamLesson,
+  streamTranscriptSummary,
+  type LessonText,
+} from '~/services/vendors/ai.server';
 import {
   imageQuery,
   searchImage,
@@ -21,6 +25,7 @@ import {
   type Image,
 } from '~/services/vendors/media.server';
 import { publishChange } from '~/utils/changes.server';
+import { startDraft, type DraftWriter } from '~/utils/drafts.server';
 import { log } from '~/utils/logger.server';
 import { errorMessage, reportProgress } from '~/queues/retry.server';
 import { lessonQueue } from '~/queues/lesson.server';
@@ -58,10 +63,20 @@ interface Produced {
  * Theory and media together. The theory must succeed (else the try fails);
  * a media failure only delays the media: the lesson is stored without it.
  */
-async function produceLesson(context: LessonJobContext): Promise<Produced> {
-  const request = { mainTopic: context.course.mainTopic, subtopic: context.lesson.title };
+async function produceLesson(
+  context: LessonJobContext,
+  onText: (delta: string) => void,
+): Promise<Produced> {
+  const request = {
+    mainTopic: context.course.mainTopic,
+    subtopic: context.lesson.title,
+    language: context.course.language,
+  };
   if (context.course.type === 'text') {
-    const [text, media] = await Promise.allSettled([writeLesson(request), findMedia(context)]);
+    const [text, media] = await Promise.allSettled([
+      streamLesson(request, onText),
+      findMedia(context),
+    ]);
     if (text.status === 'rejected') throw text.reason;
     return media.status === 'fulfilled'
       ? { text: text.value, found: media.value }
@@ -77,8 +92,8 @@ async function produceLesson(context: LessonJobContext): Promise<Produced> {
   const videoId = found?.media.youtubeId;
   const transcript = videoId ? await transcriptText(videoId) : null;
   const text = transcript
-    ? await summariseTranscript({ ...request, transcript })
-    : await writeLesson(request);
+    ? await streamTranscriptSummary({ ...request, transcript }, onText)
+    : await streamLesson(request, onText);
   return { text, found, mediaError };
 }
 
@@ -106,9 +121,13 @@ export async function processLesson(job: Job) {
   markLessonRunning(lessonId, job.attemptsMade);
   changed();
   await reportProgress(job, 10);
+  // The text as the model writes it, for members watching (ADR 17); this try's draft replaces any
+  // earlier try's, and the stored lesson replaces the draft.
+  let draft: DraftWriter | undefined;
   try {
     if (!lesson.theory) {
-      const produced = await produceLesson(context);
+      draft = startDraft(`lesson:${lessonId}`);
+      const produced = await produceLesson(context, draft.append);
       const stored = storeLessonContent(lessonId, {
         theory: produced.text.html,
         media: produced.found?.media ?? {},
@@ -122,6 +141,7 @@ export async function processLesson(job: Job) {
         storeLessonMedia(lessonId, produced.found.media);
       keepPhoto(context, produced.found);
       changed();
+      await draft.finish();
       await reportProgress(job, 80);
       if (produced.mediaError && getLesson(lessonId)?.mediaState !== 'done')
         throw produced.mediaError;
@@ -137,6 +157,7 @@ export async function processLesson(job: Job) {
     const failures = job.attemptsMade + 1;
     recordLessonFailure(lessonId, failures, errorMessage(error));
     changed();
+    await draft?.finish();
     log.warn('lesson.try_failed', {
       jobId: job.id,
       lessonId,

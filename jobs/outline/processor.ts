@@ -33,6 +33,7 @@ export async function processOutline(job: Job) {
       mainTopic: outline.mainTopic,
       subtopics: outline.subtopics,
       topicCount: outline.topicCount,
+      language: outline.language,
     });
     storeOutlineResult(outlineId, topics);
     changed();

@@ -45,6 +45,9 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
       LOG_LEVEL: 'warn',
       // Every browser test signs up its own members, all from 127.0.0.1.
       SIGNUPS_PER_IP_PER_HOUR: '1000',
+      // One web process: the mocks' knobs (MOCK_AI_FAIL_FIRST...) count per process, and browser
+      // tests count on them; tests/integration/web-cluster.test.ts runs several.
+      WEB_CONCURRENCY: '1',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,7 @@ import { createCourseFromContent } from '~/services/course-generation.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { REQUIRED_FIELDS_MESSAGE, requireValidBody, requiredText } from '~/utils/validation.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
+import { courseLanguage } from '~/utils/language.server';
 
 const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
 
@@ -42,6 +43,7 @@ const createSchema = z.object({
   mainTopic: requiredText(120, { label: 'Main topic', singleLine: true }),
   type: courseType,
   content: z.unknown(),
+  language: courseLanguage,
 });
 
 /**
@@ -66,6 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const created = await createCourseFromContent(user, {
       mainTopic: body.mainTopic,
       type: body.type,
+      language: body.language,
       topics: contentToTopics(topics.value),
     });
     if (!created.ok) return failureJson(created);

@@ -12,6 +12,7 @@ import { certificatePath } from '~/components/certificate-link';
 import { courseProgress, getCompletion } from '~/models/completions.server';
 import { finishCourse, sendCertificate } from '~/services/course-completion.server';
 import { getCourseForUser } from '~/models/courses.server';
+import { languageAttributes } from '~/domain/languages';
 import { formatCertificateDate } from '~/services/certificate.server';
 import certificateStyles from '~/styles/certificate.css?url';
 import { requireUser } from '~/utils/auth.server';
@@ -53,6 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     imageUrl: image,
     downloadUrl: `${image}?download=1`,
     verifyPath: `/verify/${completion.certificateId}`,
+    language: course.language,
   };
 }
 
@@ -101,7 +103,8 @@ export default function CertificatePage() {
       <header className="certificate-intro">
         <h1>Congratulations!</h1>
         <p className="lead" data-testid="congratulations">
-          {data.memberName}, you have completed <strong>{data.courseTitle}</strong> on{' '}
+          {data.memberName}, you have completed{' '}
+          <strong {...languageAttributes(data.language)}>{data.courseTitle}</strong> on{' '}
           <time dateTime={data.completedAt}>{data.date}</time>. Download your certificate below.
         </p>
         <div className="actions">

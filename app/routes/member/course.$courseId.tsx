@@ -9,7 +9,9 @@ import {
 import { Form, Link, useFetcher, useLoaderData, useRevalidator } from '@remix-run/react';
 import { useEffect, useMemo } from 'react';
 import { z } from 'zod';
-import { GenerationState } from '~/components/generation-state';
+import { LessonStream } from '~/components/lesson-stream';
+import { TutorPanel } from '~/components/tutor-panel';
+import { QuizLink } from '~/components/topic-quiz';
 import { VideoFacade } from '~/components/video-facade';
 import { ProgressCircle } from '~/components/progress-circle';
 import {
@@ -21,15 +23,21 @@ import {
 import { getCompletion } from '~/models/completions.server';
 import { getLessonOfCourse, markLessonDone, parseCredit } from '~/models/lessons.server';
 import { keepCourseGenerating, withJobService } from '~/services/course-generation.server';
+import { courseQuizzes } from '~/services/quizzes.server';
 import courseStyles from '~/styles/course.css?url';
+import studyStyles from '~/styles/study.css?url';
 import { env } from '~/utils/env.server';
 import { requireUser } from '~/utils/auth.server';
 import { truncateWords } from '~/utils/text';
 import { useLongPoll } from '~/utils/use-long-poll';
 import { parseWith, readBody } from '~/utils/validation.server';
 import { progressOf } from '~/domain/progress';
+import { languageAttributes, languageOf } from '~/domain/languages';
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: courseStyles },
+  { rel: 'stylesheet', href: studyStyles },
+];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.course.mainTopic} | CourseGen` : 'Course | CourseGen' },
 ];
@@ -62,8 +70,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       mainTopic: course.mainTopic,
       type: course.type,
       completed: Boolean(getCompletion(course.id)),
+      language: course.language,
     },
     topics,
+    // Titles and scores only: a quiz's questions and answers never reach this page.
+    quizzes: courseQuizzes(course.id, user.id),
     lesson: {
       id: lesson.id,
       title: lesson.title,
@@ -137,6 +148,7 @@ export default function CourseView() {
   const {
     course,
     topics,
+    quizzes,
     lesson,
     status: loaded,
     videosEmbeddable,
@@ -161,20 +173,25 @@ export default function CourseView() {
   }, [contentArrived, revalidator]);
 
   const mediaWord = course.type === 'video' ? 'video' : 'image';
+  // Course text in its own language and direction; the chrome around it stays English.
+  const text = languageAttributes(course.language);
   return (
     <div className="course-page">
       <header className="course-bar">
-        <h1 className="course-title" title={course.mainTopic}>
+        <h1 className="course-title" title={course.mainTopic} {...text}>
           <span className="title-mobile">{truncateWords(course.mainTopic, 6)}</span>
           <span className="title-desktop">{truncateWords(course.mainTopic, 10)}</span>
         </h1>
+        <span className="muted course-language" data-testid="course-language">
+          {languageOf(course.language).name}
+        </span>
         <ProgressCircle progress={progress} courseId={course.id} />
       </header>
       <div className="course-layout">
         <nav className="course-sidebar" aria-label="Course topics">
           {topics.map((topic) => (
             <details key={topic.id} open>
-              <summary>{topic.title}</summary>
+              <summary {...text}>{topic.title}</summary>
               <ul>
                 {topic.lessons.map((item) => {
                   const state = states.get(item.id) ?? item;
@@ -187,7 +204,9 @@ export default function CourseView() {
                         prefetch="intent"
                         preventScrollReset
                       >
-                        <span className="lesson-title">{item.title}</span>
+                        <span className="lesson-title" {...text}>
+                          {item.title}
+                        </span>
                         {state.done ? (
                           <span className="done-mark" role="img" aria-label="done">
                             ✓
@@ -210,11 +229,16 @@ export default function CourseView() {
                   );
                 })}
               </ul>
+              <QuizLink
+                quiz={quizzes.find((quiz) => quiz.topicId === topic.id)}
+                courseId={course.id}
+              />
             </details>
           ))}
+          <QuizLink quiz={quizzes.find((quiz) => quiz.kind === 'exam')} courseId={course.id} />
         </nav>
         <article className="lesson" data-testid="lesson" data-lesson-id={lesson.id}>
-          <h2>{lesson.title}</h2>
+          <h2 {...text}>{lesson.title}</h2>
           {lesson.theory ? (
             <>
               {course.type === 'video' && lesson.youtubeId ? (
@@ -253,18 +277,19 @@ export default function CourseView() {
               <div
                 className="theory"
                 data-testid="lesson-theory"
+                {...text}
                 // Sanitized when stored (see the loader).
                 dangerouslySetInnerHTML={{ __html: lesson.theory }}
               />
             </>
           ) : (
             <>
-              <GenerationState
+              <LessonStream
+                lessonId={lesson.id}
                 state={current?.state ?? lesson.state}
                 attempts={current?.attempts ?? lesson.attempts}
-                what="this lesson"
-                testId="lesson-status"
                 jobServiceDown={polled.jobServiceDown}
+                onWritten={() => revalidator.revalidate()}
               />
               <noscript>
                 <meta httpEquiv="refresh" content="3" />
@@ -272,6 +297,7 @@ export default function CourseView() {
             </>
           )}
         </article>
+        {lesson.theory ? <TutorPanel key={lesson.id} lessonId={lesson.id} /> : null}
       </div>
     </div>
   );

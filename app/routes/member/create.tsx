@@ -10,7 +10,10 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
+import { LanguageSelect } from '~/components/language-select';
+import { DEFAULT_LANGUAGE, isLanguageCode } from '~/domain/languages';
 import { startOutline } from '~/services/course-generation.server';
+import { courseLanguage } from '~/utils/language.server';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import {
@@ -61,6 +64,7 @@ const createSchema = z.object({
     .number({ error: REQUIRED_FIELDS_MESSAGE })
     .refine((n) => TOPIC_COUNT_CHOICES.includes(n), REQUIRED_FIELDS_MESSAGE),
   type: z.enum(['text', 'video'], { error: REQUIRED_FIELDS_MESSAGE }),
+  language: courseLanguage,
 });
 
 interface FormValues {
@@ -68,6 +72,7 @@ interface FormValues {
   subtopics: string[];
   topicCount: number;
   type: CourseTypeValue;
+  language: string;
 }
 
 function valuesOf(body: Record<string, unknown>): FormValues {
@@ -79,6 +84,7 @@ function valuesOf(body: Record<string, unknown>): FormValues {
       TOPIC_COUNT_CHOICES.find((count) => String(count) === String(body.topicCount)) ??
       FREE_TOPIC_COUNT,
     type: body.type === 'video' ? 'video' : 'text',
+    language: isLanguageCode(body.language) ? body.language : DEFAULT_LANGUAGE,
   };
 }
 
@@ -110,6 +116,7 @@ export async function action({ request }: ActionFunctionArgs) {
     subtopics: parsed.value.subtopic,
     topicCount: parsed.value.topicCount,
     type: parsed.value.type,
+    language: parsed.value.language,
   });
   if (!started.ok) return data({ error: started.message, values }, { status: started.status });
   return redirect(`/topics/${started.value.id}`);
@@ -125,6 +132,7 @@ export default function Create() {
   const [subtopics, setSubtopics] = useState<string[]>(initial?.subtopics ?? ['']);
   const [topicCount, setTopicCount] = useState<number>(initial?.topicCount ?? FREE_TOPIC_COUNT);
   const [type, setType] = useState<CourseTypeValue>(initial?.type ?? 'text');
+  const [language, setLanguage] = useState(initial?.language ?? DEFAULT_LANGUAGE);
 
   useEffect(() => {
     if (!actionData) return;
@@ -132,6 +140,7 @@ export default function Create() {
     setSubtopics(actionData.values.subtopics);
     setTopicCount(actionData.values.topicCount);
     setType(actionData.values.type);
+    setLanguage(actionData.values.language);
     if (actionData.error) toast.error(actionData.error);
   }, [actionData]);
 
@@ -260,6 +269,7 @@ export default function Create() {
             </label>
           ))}
         </fieldset>
+        <LanguageSelect value={language} onChange={setLanguage} />
         <button type="submit" className="button primary" disabled={submitting}>
           {submitting ? 'Submitting…' : 'Submit'}
         </button>

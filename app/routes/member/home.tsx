@@ -5,6 +5,9 @@ import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { COURSE_TYPE_LABELS } from '~/domain/plans';
 import { CertificateLink } from '~/components/certificate-link';
+import { languageAttributes, languageOf } from '~/domain/languages';
+import { QuizResultsLine } from '~/components/topic-quiz';
+import { quizSummariesOfUser } from '~/models/quizzes.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'My Courses | CourseGen' }];
@@ -14,6 +17,7 @@ const TYPE_LABELS = COURSE_TYPE_LABELS;
 /** The member's own courses, newest first (cards only: no lesson is read). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  const quizResults = quizSummariesOfUser(user.id);
   return {
     courses: listCoursesForUser(user.id).map((course) => ({
       id: course.id,
@@ -22,6 +26,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       photoUrl: course.photoUrl,
       createdAt: course.createdAt.toISOString(),
       completed: course.completedAt !== null,
+      language: course.language,
+      quizzes: quizResults.get(course.id) ?? { quizzes: 0, taken: 0, examBest: null },
     })),
   };
 }
@@ -48,13 +54,17 @@ export default function Home() {
                 width={400}
                 height={225}
               />
-              <h2>{course.mainTopic.toUpperCase()}</h2>
+              <h2 {...languageAttributes(course.language)}>{course.mainTopic.toUpperCase()}</h2>
               <p className="muted">{TYPE_LABELS[course.type]}</p>
+              <p className="muted" data-testid="course-language">
+                {languageOf(course.language).name}
+              </p>
               <p className="muted">
                 <time dateTime={course.createdAt}>
                   {new Date(course.createdAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}
                 </time>
               </p>
+              <QuizResultsLine summary={course.quizzes} />
               <div className="row">
                 <Link
                   to={`/course/${course.id}`}

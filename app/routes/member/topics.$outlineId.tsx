@@ -23,6 +23,7 @@ import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { parseWith, readBody, requiredText } from '~/utils/validation.server';
 import { useLongPoll } from '~/utils/use-long-poll';
+import { languageAttributes } from '~/domain/languages';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Topics | CourseGen' }];
@@ -91,7 +92,7 @@ export default function Topics() {
       <h1>{status.mainTopic.toUpperCase()}</h1>
       {status.topics ? (
         <>
-          <ol className="outline" data-testid="outline">
+          <ol className="outline" data-testid="outline" {...languageAttributes(status.language)}>
             {status.topics.map((topic, index) => (
               <li key={index} className="outline-topic card">
                 <h2>{topic.title}</h2>

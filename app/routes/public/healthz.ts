@@ -24,7 +24,8 @@ export async function loader() {
   ]);
   const ok = database === 'ok' && redis === 'ok';
   return Response.json(
-    { status: ok ? 'ok' : 'degraded', database, redis },
+    // `pid` names the web process that answered: there is one per core (ADR 0016).
+    { status: ok ? 'ok' : 'degraded', database, redis, pid: process.pid },
     { status: ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
   );
 }

@@ -73,6 +73,7 @@ describe('describeAiFailure', () => {
     expect(describeAiFailure(apiError(429, { 'retry-after': '30' }))).toEqual({
       kind: 'transient',
       retryAfterMs: 30_000,
+      rateLimited: true,
     });
     expect(describeAiFailure(apiError(529)).kind).toBe('transient');
     expect(describeAiFailure(apiError(500)).kind).toBe('transient');

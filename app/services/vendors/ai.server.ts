@@ -1,20 +1,24 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import { env } from '~/utils/env.server';
 import { markdownToSafeHtml, stripCodeFences } from '~/utils/markdown.server';
 import { AI_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
+import { languageInstruction } from '~/domain/languages';
+import type { AiFailure, AiProvider, AiTextRequest, AiTool } from './ai-provider.server';
+import { configuredProvider } from './providers.server';
 
 /**
- * The AI behind a small interface: course outlines (forced tool call in the
- * API's course shape, cleaned and validated before it is accepted) and
- * lessons (Markdown rendered to sanitized HTML). Model and key come from the
- * environment; in demo mode the mock in `mocks/anthropic.ts` answers.
+ * The product's AI features on top of whichever provider is configured (see
+ * `ai-provider.server.ts`): course outlines (a forced tool call in the API's course
+ * shape, cleaned and validated before it is accepted), lessons (Markdown rendered
+ * to sanitized HTML), and the generic text, stream and tool calls other features
+ * build on. In demo mode the vendor's HTTP mock answers (`mocks/`).
  *
- * Calls do not retry inside the SDK when a job makes them (the job retries
- * with backoff and shows the attempt count); /api calls keep the SDK's retries.
+ * Jobs call with no retries here (the job retries with backoff and shows the attempt
+ * count); a member waiting on /api gets a few quick retries of transient failures.
  */
+export type { AiFailure } from './ai-provider.server';
+/** The language lines every prompt ends with (quizzes and the tutor call it too). */
+export { languageInstruction };
 export const OUTLINE_TOOL = 'course_outline';
-const ANTHROPIC_PUBLIC_URL = 'https://api.anthropic.com';
 
 export interface OutlineTopic {
   title: string;
@@ -26,6 +30,8 @@ export interface OutlineRequest {
   /** The member's sub-topics: the outline must include them as topics. */
   subtopics: string[];
   topicCount: number;
+  /** The course's language code (app/domain/languages.ts); English when absent. */
+  language?: string;
 }
 
 /** The model answered, but not with something we can accept. Retried like any failure. */
@@ -33,42 +39,15 @@ export class AiOutputError extends Error {
   override name = 'AiOutputError';
 }
 
-/**
- * How a failed AI call should be retried: `transient` (rate limit, overload, server or network
- * error) soon; `unusable` (the model answered with something we cannot accept) and `repeating`
- * (any other refusal, e.g. a bad request) slowly, since trying again at once would only pay for
- * the same answer. `retryAfterMs` is the provider's own Retry-After, when it sent one.
- */
-export interface AiFailure {
-  kind: 'transient' | 'unusable' | 'repeating';
-  retryAfterMs?: number;
+/** The configured provider. */
+export function aiProvider(): AiProvider {
+  return configuredProvider();
 }
 
 export function describeAiFailure(error: unknown): AiFailure {
   if (error instanceof AiOutputError) return { kind: 'unusable' };
-  if (error instanceof Anthropic.APIError) {
-    const seconds = Number(error.headers?.get('retry-after'));
-    const retryAfterMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
-    const status = error.status ?? 0;
-    const transient =
-      status === 0 || status === 408 || status === 409 || status === 429 || status >= 500;
-    return { kind: transient ? 'transient' : 'repeating', retryAfterMs };
-  }
   // Network errors and the media vendors' failures: worth trying again soon.
-  return { kind: 'transient' };
-}
-
-let client: Anthropic | undefined;
-
-function anthropic(): Anthropic {
-  const { ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, mocked } = env();
-  client ??= new Anthropic({
-    apiKey: ANTHROPIC_API_KEY ?? 'demo-mode-key',
-    baseURL: mocked.anthropic ? ANTHROPIC_PUBLIC_URL : (ANTHROPIC_BASE_URL ?? ANTHROPIC_PUBLIC_URL),
-    timeout: 120_000,
-    maxRetries: 0,
-  });
-  return client;
+  return aiProvider().describeFailure(error) ?? { kind: 'transient' };
 }
 
 export interface CallOptions {
@@ -95,11 +74,12 @@ async function withRetries<T>(retries: number, call: () => Promise<T>): Promise<
   }
 }
 
-const SYSTEM =
+/** The system prompt of every course-writing call. */
+export const TEACHER_SYSTEM =
   'You are an expert teacher who writes clear, accurate online courses for self-learners.';
 
 /** One line of member text inside a prompt: no line breaks or list separators. */
-const oneLine = (text: string) =>
+export const oneLine = (text: string) =>
   text
     .replace(/[\r\n]+/g, ' ')
     .replace(/;/g, ',')
@@ -109,7 +89,12 @@ export function outlineKey(mainTopic: string): string {
   return mainTopic.trim().toLowerCase();
 }
 
-export function outlinePrompt({ mainTopic, subtopics, topicCount }: OutlineRequest): string {
+export function outlinePrompt({
+  mainTopic,
+  subtopics,
+  topicCount,
+  language,
+}: OutlineRequest): string {
   const key = outlineKey(oneLine(mainTopic));
   return [
     `Main topic: ${oneLine(mainTopic)}`,
@@ -118,6 +103,7 @@ export function outlinePrompt({ mainTopic, subtopics, topicCount }: OutlineReque
     '',
     `Write the outline of a course on the main topic with exactly ${topicCount} topics, ordered from basics to advanced. The topics must include the topics listed above. Give each topic 2 to 4 sub-topics.`,
     `Answer only with the ${OUTLINE_TOOL} tool: an object whose only key is "${key}" (the lower-cased main topic) and whose value is the list of topics, each {"title", "subtopics": [{"title", "theory": "", "youtube": "", "image": "", "done": false}]}.`,
+    languageInstruction(language),
   ].join('\n');
 }
 
@@ -133,11 +119,11 @@ const subtopicJsonSchema = {
   required: ['title'],
 };
 
-const outlineTool: Anthropic.Tool = {
+const outlineTool: AiTool = {
   name: OUTLINE_TOOL,
   description:
     'Records a course outline. The object has exactly one key, the lower-cased main topic, whose value lists the topics in order, each with its sub-topics.',
-  input_schema: {
+  inputSchema: {
     type: 'object',
     minProperties: 1,
     maxProperties: 1,
@@ -237,33 +223,37 @@ function includeMemberTopics(topics: OutlineTopic[], request: OutlineRequest): O
   return result;
 }
 
-async function forceOutlineTool(prompt: string, options: CallOptions): Promise<unknown> {
-  const message = await withRetries(options.retries ?? 0, () =>
-    anthropic().messages.create({
-      model: env().ANTHROPIC_MODEL,
-      max_tokens: 4096,
-      system: SYSTEM,
-      tools: [outlineTool],
-      tool_choice: { type: 'tool', name: OUTLINE_TOOL },
-      messages: [{ role: 'user', content: prompt }],
-    }),
-  );
-  const toolUse = message.content.find((block) => block.type === 'tool_use');
-  if (toolUse) return toolUse.input;
-  const text = message.content
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join('')
-    .trim();
-  if (!text) throw new AiOutputError('The model gave no outline');
-  return text;
+/**
+ * The input of a forced call of `tool`, or the model's text when it wrote the JSON there
+ * instead; an empty answer is unusable. The caller validates the shape (zod).
+ */
+export async function callTool(
+  request: AiTextRequest & { tool: AiTool },
+  options: CallOptions = {},
+): Promise<unknown> {
+  const answer = await withRetries(options.retries ?? 0, () => aiProvider().callTool(request));
+  if (typeof answer === 'string' && !answer.trim())
+    throw new AiOutputError(`The model did not call ${request.tool.name}`);
+  return typeof answer === 'string' ? answer.trim() : answer;
 }
+
+const askForOutline = (prompt: string, options: CallOptions) =>
+  callTool(
+    {
+      purpose: 'outline',
+      system: TEACHER_SYSTEM,
+      messages: [{ role: 'user', content: prompt }],
+      tool: outlineTool,
+    },
+    options,
+  );
 
 /** An outline with exactly `topicCount` topics that includes the member's sub-topics. */
 export async function generateOutline(
   request: OutlineRequest,
   options: CallOptions = {},
 ): Promise<OutlineTopic[]> {
-  return parseOutline(await forceOutlineTool(outlinePrompt(request), options), request);
+  return parseOutline(await askForOutline(outlinePrompt(request), options), request);
 }
 
 /**
@@ -274,7 +264,7 @@ export async function outlineForPrompt(
   prompt: string,
   options: CallOptions = {},
 ): Promise<Record<string, OutlineTopic[]>> {
-  return parsePromptOutline(await forceOutlineTool(prompt, options));
+  return parsePromptOutline(await askForOutline(prompt, options));
 }
 
 /**
@@ -296,34 +286,52 @@ export function parsePromptOutline(answer: unknown): Record<string, OutlineTopic
 /** A lesson wrapped whole in one of these fences (or an unlabelled one) is unwrapped. */
 const MARKDOWN_FENCES = ['markdown', 'md'];
 
-async function completeText(prompt: string, options: CallOptions = {}): Promise<string> {
-  const message = await withRetries(options.retries ?? 0, () =>
-    anthropic().messages.create({
-      model: env().ANTHROPIC_MODEL,
-      max_tokens: 4096,
-      system: SYSTEM,
-      messages: [{ role: 'user', content: prompt }],
-    }),
-  );
-  const text = message.content
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join('')
-    .trim();
+/** The model's whole answer as text; an empty one is unusable. */
+export async function completeText(
+  request: AiTextRequest,
+  options: CallOptions = {},
+): Promise<string> {
+  const text = (await withRetries(options.retries ?? 0, () => aiProvider().text(request))).trim();
   if (!text) throw new AiOutputError('The model gave an empty answer');
+  return text;
+}
+
+/**
+ * The model's answer as it is written: `onText` gets each new piece. Not retried here, since
+ * what was shown cannot be taken back; the caller starts over or falls back.
+ */
+export async function streamText(
+  request: AiTextRequest,
+  onText: (delta: string) => void,
+): Promise<string> {
+  const text = (await aiProvider().streamText(request, onText)).trim();
+  if (!text) throw new AiOutputError('The model gave an empty answer');
+  return text;
+}
+
+/** A lesson-like Markdown answer to one prompt, unwrapped from a fence around the whole. */
+async function completeMarkdown(prompt: string, options: CallOptions): Promise<string> {
+  const text = await completeText(
+    { purpose: 'lesson', system: TEACHER_SYSTEM, messages: [{ role: 'user', content: prompt }] },
+    options,
+  );
   return stripCodeFences(text, MARKDOWN_FENCES);
 }
 
 export interface LessonRequest {
   mainTopic: string;
   subtopic: string;
+  /** The course's language code; English when absent. */
+  language?: string;
 }
 
-export function lessonPrompt({ mainTopic, subtopic }: LessonRequest): string {
+export function lessonPrompt({ mainTopic, subtopic, language }: LessonRequest): string {
   return [
     `Main topic: ${oneLine(mainTopic)}`,
     `Sub-topic: ${oneLine(subtopic)}`,
     '',
     'Explain this sub-topic of the main topic in detail, with examples, as a lesson in Markdown (headings, lists and code blocks where they help). Do not add links to other resources and do not add images.',
+    languageInstruction(language),
   ].join('\n');
 }
 
@@ -333,6 +341,7 @@ export function transcriptPrompt(request: LessonRequest & { transcript: string }
     `Sub-topic: ${oneLine(request.subtopic)}`,
     '',
     'Summarise the transcript below in a teaching way, as a lesson in Markdown. Do not add links or images.',
+    languageInstruction(request.language),
     'Transcript:',
     request.transcript.slice(0, 12_000),
   ].join('\n');
@@ -351,7 +360,29 @@ const lessonText = (markdown: string): LessonText => ({
 
 /** A lesson explaining the sub-topic. */
 export async function writeLesson(request: LessonRequest, options: CallOptions = {}) {
-  return lessonText(await completeText(lessonPrompt(request), options));
+  return lessonText(await completeMarkdown(lessonPrompt(request), options));
+}
+
+/** Markdown written as a stream: `onText` gets each piece as the model writes it. */
+async function streamMarkdown(prompt: string, onText: (delta: string) => void): Promise<string> {
+  const text = await streamText(
+    { purpose: 'lesson', system: TEACHER_SYSTEM, messages: [{ role: 'user', content: prompt }] },
+    onText,
+  );
+  return stripCodeFences(text, MARKDOWN_FENCES);
+}
+
+/** `writeLesson`, streamed: the stored lesson is the whole answer, sanitized once it is complete. */
+export async function streamLesson(request: LessonRequest, onText: (delta: string) => void) {
+  return lessonText(await streamMarkdown(lessonPrompt(request), onText));
+}
+
+/** `summariseTranscript`, streamed. */
+export async function streamTranscriptSummary(
+  request: LessonRequest & { transcript: string },
+  onText: (delta: string) => void,
+) {
+  return lessonText(await streamMarkdown(transcriptPrompt(request), onText));
 }
 
 /** A lesson summarising a video's transcript. */
@@ -359,10 +390,10 @@ export async function summariseTranscript(
   request: LessonRequest & { transcript: string },
   options: CallOptions = {},
 ) {
-  return lessonText(await completeText(transcriptPrompt(request), options));
+  return lessonText(await completeMarkdown(transcriptPrompt(request), options));
 }
 
 /** /api/generate: Markdown for a member's prompt. */
 export function generateText(prompt: string, options: CallOptions = {}): Promise<string> {
-  return completeText(prompt, options);
+  return completeMarkdown(prompt, options);
 }

@@ -1,0 +1,34 @@
+import { getPlan, type PlanId } from './plans';
+
+/**
+ * The tutor's rules, in one place for the panel and the server. Browser-safe: no server imports.
+ * Each question also counts as one vendor call against the member's hourly AI allowance.
+ */
+export const MAX_QUESTION_LENGTH = 1000;
+
+/** Questions a member may ask the tutor per day (a window that starts at the first question). */
+export const TUTOR_QUESTIONS_PER_DAY: Record<PlanId, number> = {
+  free: 20,
+  monthly: 200,
+  yearly: 200,
+};
+
+export const EMPTY_QUESTION_MESSAGE = 'Please type a question for the tutor.';
+export const QUESTION_TOO_LONG_MESSAGE = `Your question is too long: please keep it under ${MAX_QUESTION_LENGTH} characters.`;
+export const TUTOR_NOT_READY_MESSAGE = 'The tutor can help once this lesson is written.';
+export const TUTOR_FAILED_MESSAGE = 'The tutor could not answer just now. Please ask again.';
+export const TUTOR_BUSY_MESSAGE = 'Please wait for the tutor to finish the answer it is writing.';
+/** The hourly AI allowance, used up (course generation and the /api share it). */
+export const TUTOR_ALLOWANCE_MESSAGE =
+  'You have used your AI allowance for this hour. Please ask the tutor again later.';
+
+const hours = (seconds: number) => {
+  const n = Math.max(1, Math.ceil(seconds / 3600));
+  return `${n} hour${n === 1 ? '' : 's'}`;
+};
+
+export function tutorDailyCapMessage(plan: PlanId, retryAfterSeconds: number): string {
+  return `You have asked the tutor ${TUTOR_QUESTIONS_PER_DAY[plan]} questions today, the most the ${
+    getPlan(plan).name
+  } allows. Please ask again in ${hours(retryAfterSeconds)}.`;
+}

@@ -1,0 +1,240 @@
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { courses, lessons, quizAttempts, quizzes, type QuizQuestion } from '../../db/schema';
+import { db, type Transaction } from '~/utils/db.server';
+
+/**
+ * Quizzes and their attempts. A quiz row is written with its course and owes a job until its
+ * questions are stored; the questions (answer key included) are read only by the marking and
+ * the job, never by a page before the member submits (ADR 0018).
+ */
+export type Quiz = typeof quizzes.$inferSelect;
+export type QuizAttempt = typeof quizAttempts.$inferSelect;
+
+export const EXAM_QUESTIONS = 10;
+/** 3 to 5 questions: one more than the topic has lessons. */
+export const topicQuestionCount = (lessonCount: number) =>
+  Math.min(5, Math.max(3, lessonCount + 1));
+
+/** A quiz after every topic and the final exam, in the transaction that writes the course. */
+export function insertCourseQuizzes(
+  tx: Transaction,
+  courseId: string,
+  courseTopics: { id: number; title: string; lessonCount: number }[],
+) {
+  tx.insert(quizzes)
+    .values([
+      ...courseTopics.map((topic) => ({
+        courseId,
+        topicId: topic.id,
+        kind: 'topic' as const,
+        title: topic.title,
+        questionCount: topicQuestionCount(topic.lessonCount),
+      })),
+      {
+        courseId,
+        topicId: null,
+        kind: 'exam' as const,
+        title: 'Final exam',
+        questionCount: EXAM_QUESTIONS,
+      },
+    ])
+    .run();
+}
+
+export function listQuizzesOfCourse(courseId: string): Quiz[] {
+  return db()
+    .select()
+    .from(quizzes)
+    .where(eq(quizzes.courseId, courseId))
+    .orderBy(asc(quizzes.id))
+    .all();
+}
+
+/** A quiz of this course (the caller has already checked the course is the member's). */
+export function getQuizOfCourse(quizId: number, courseId: string): Quiz | undefined {
+  return db()
+    .select()
+    .from(quizzes)
+    .where(and(eq(quizzes.id, quizId), eq(quizzes.courseId, courseId)))
+    .get();
+}
+
+export interface QuizJobContext {
+  quiz: Quiz;
+  course: { id: string; mainTopic: string; language: string };
+  /** The lessons the quiz asks about: the topic's, or the whole course's for the exam. */
+  lessonTitles: string[];
+}
+
+/** What a quiz job needs, or undefined when the quiz (or its course) was deleted. */
+export function getQuizJobContext(quizId: number): QuizJobContext | undefined {
+  const row = db()
+    .select({
+      quiz: quizzes,
+      course: { id: courses.id, mainTopic: courses.mainTopic, language: courses.language },
+    })
+    .from(quizzes)
+    .innerJoin(courses, eq(courses.id, quizzes.courseId))
+    .where(eq(quizzes.id, quizId))
+    .get();
+  if (!row) return undefined;
+  const lessonTitles = db()
+    .select({ title: lessons.title })
+    .from(lessons)
+    .where(
+      row.quiz.topicId === null
+        ? eq(lessons.courseId, row.course.id)
+        : eq(lessons.topicId, row.quiz.topicId),
+    )
+    .orderBy(asc(lessons.ordinal))
+    .all()
+    .map((lesson) => lesson.title);
+  return { ...row, lessonTitles };
+}
+
+/** A try starts. Never undoes 'done'. */
+export function markQuizRunning(quizId: number, failuresSoFar: number) {
+  db()
+    .update(quizzes)
+    .set({ state: failuresSoFar > 0 ? 'retrying' : 'running' })
+    .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)))
+    .run();
+}
+
+/** Stores the questions once: a job run twice cannot replace questions already answered. */
+export function storeQuizQuestions(quizId: number, questions: QuizQuestion[]): boolean {
+  const result = db()
+    .update(quizzes)
+    .set({ questions, state: 'done', lastError: null, generatedAt: new Date() })
+    .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)))
+    .run();
+  return result.changes === 1;
+}
+
+export function recordQuizFailure(quizId: number, failures: number, message: string) {
+  db()
+    .update(quizzes)
+    .set({ state: 'retrying', attempts: failures, lastError: message.slice(0, 500) })
+    .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)))
+    .run();
+}
+
+/** Quizzes still without questions: the work the sweeper keeps a job for. */
+export function listUnfinishedQuizzes(): { quizId: number; courseId: string }[] {
+  return db()
+    .select({ quizId: quizzes.id, courseId: quizzes.courseId })
+    .from(quizzes)
+    .where(sql`${quizzes.state} != 'done'`)
+    .all();
+}
+
+export function insertAttempt(attempt: {
+  quizId: number;
+  userId: string;
+  answers: number[];
+  score: number;
+  total: number;
+}): QuizAttempt {
+  return db().insert(quizAttempts).values(attempt).returning().get();
+}
+
+/** A member's attempts at a quiz, newest first. */
+export function listAttempts(quizId: number, userId: string): QuizAttempt[] {
+  return db()
+    .select()
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.quizId, quizId), eq(quizAttempts.userId, userId)))
+    .orderBy(desc(quizAttempts.id))
+    .all();
+}
+
+export interface QuizScores {
+  quizId: number;
+  attempts: number;
+  best: { score: number; total: number } | null;
+  last: { score: number; total: number } | null;
+}
+
+/** Best and last score of each of the course's quizzes that the member has taken. */
+export function scoresOfCourse(courseId: string, userId: string): Map<number, QuizScores> {
+  const rows = db()
+    .select({
+      quizId: quizAttempts.quizId,
+      id: quizAttempts.id,
+      score: quizAttempts.score,
+      total: quizAttempts.total,
+    })
+    .from(quizAttempts)
+    .innerJoin(quizzes, eq(quizzes.id, quizAttempts.quizId))
+    .where(and(eq(quizzes.courseId, courseId), eq(quizAttempts.userId, userId)))
+    .orderBy(asc(quizAttempts.id))
+    .all();
+  const scores = new Map<number, QuizScores>();
+  for (const row of rows) {
+    const entry = scores.get(row.quizId) ?? {
+      quizId: row.quizId,
+      attempts: 0,
+      best: null,
+      last: null,
+    };
+    const result = { score: row.score, total: row.total };
+    entry.attempts += 1;
+    entry.last = result;
+    if (!entry.best || row.score / row.total > entry.best.score / entry.best.total)
+      entry.best = result;
+    scores.set(row.quizId, entry);
+  }
+  return scores;
+}
+
+/** For the course cards: how many quizzes each course has and how many the member has taken. */
+export function quizSummariesOfUser(
+  userId: string,
+): Map<
+  string,
+  { quizzes: number; taken: number; examBest: { score: number; total: number } | null }
+> {
+  const rows = db()
+    .select({
+      courseId: quizzes.courseId,
+      kind: quizzes.kind,
+      taken: sql<number>`count(${quizAttempts.id})`,
+      best: sql<number | null>`max(${quizAttempts.score})`,
+      total: quizzes.questionCount,
+    })
+    .from(quizzes)
+    .innerJoin(courses, eq(courses.id, quizzes.courseId))
+    .leftJoin(
+      quizAttempts,
+      and(eq(quizAttempts.quizId, quizzes.id), eq(quizAttempts.userId, userId)),
+    )
+    .where(eq(courses.userId, userId))
+    .groupBy(quizzes.id)
+    .all();
+  const summaries = new Map<
+    string,
+    { quizzes: number; taken: number; examBest: { score: number; total: number } | null }
+  >();
+  for (const row of rows) {
+    const entry = summaries.get(row.courseId) ?? { quizzes: 0, taken: 0, examBest: null };
+    entry.quizzes += 1;
+    if (row.taken > 0) entry.taken += 1;
+    if (row.kind === 'exam' && row.best !== null)
+      entry.examBest = { score: row.best, total: row.total };
+    summaries.set(row.courseId, entry);
+  }
+  return summaries;
+}
+
+/** The lessons a quiz follows, with the member's done marks: the exam opens once all are done. */
+export function lessonsDoneOfCourse(courseId: string): { total: number; done: number } {
+  const row = db()
+    .select({
+      total: sql<number>`count(*)`,
+      done: sql<number>`coalesce(sum(${lessons.done}), 0)`,
+    })
+    .from(lessons)
+    .where(eq(lessons.courseId, courseId))
+    .get();
+  return { total: row?.total ?? 0, done: row?.done ?? 0 };
+}

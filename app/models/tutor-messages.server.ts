@@ -1,0 +1,51 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { tutorMessages } from '../../db/schema';
+import { db, writeTransaction } from '~/utils/db.server';
+
+export type TutorMessage = Pick<
+  typeof tutorMessages.$inferSelect,
+  'id' | 'role' | 'content' | 'html' | 'createdAt'
+>;
+
+/** The conversation so far, oldest first (the last `limit` messages). */
+export function listTutorMessages(userId: string, lessonId: number, limit = 200): TutorMessage[] {
+  return db()
+    .select({
+      id: tutorMessages.id,
+      role: tutorMessages.role,
+      content: tutorMessages.content,
+      html: tutorMessages.html,
+      createdAt: tutorMessages.createdAt,
+    })
+    .from(tutorMessages)
+    .where(and(eq(tutorMessages.userId, userId), eq(tutorMessages.lessonId, lessonId)))
+    .orderBy(desc(tutorMessages.id))
+    .limit(limit)
+    .all()
+    .reverse();
+}
+
+/** A question and its complete answer, stored together or not at all. */
+export function storeTutorExchange(
+  userId: string,
+  lessonId: number,
+  question: string,
+  answer: { markdown: string; html: string },
+): TutorMessage[] {
+  return writeTransaction((tx) =>
+    tx
+      .insert(tutorMessages)
+      .values([
+        { userId, lessonId, role: 'user', content: question },
+        { userId, lessonId, role: 'assistant', content: answer.markdown, html: answer.html },
+      ])
+      .returning({
+        id: tutorMessages.id,
+        role: tutorMessages.role,
+        content: tutorMessages.content,
+        html: tutorMessages.html,
+        createdAt: tutorMessages.createdAt,
+      })
+      .all(),
+  );
+}

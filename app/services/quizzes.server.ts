@@ -1,0 +1,221 @@
+import { getCourseForUser, type Course } from '~/models/courses.server';
+import {
+  getQuizOfCourse,
+  insertAttempt,
+  lessonsDoneOfCourse,
+  listAttempts,
+  listQuizzesOfCourse,
+  scoresOfCourse,
+  type Quiz,
+  type QuizAttempt,
+} from '~/models/quizzes.server';
+import { ensureQuizJobs } from '~/queues/quiz.server';
+import { fail, ok, type Result } from '~/domain/result';
+import { log } from '~/utils/logger.server';
+
+/**
+ * Topic quizzes and the final exam as a member sees them (ADR 0018). Quizzes are part of the
+ * course: generating them costs no AI allowance. Nothing here hands out a quiz's answer key or
+ * explanations except `submitQuiz`, after the member has answered.
+ */
+
+/** Gives every quiz of the course that has no questions yet a job. Never throws. */
+export async function keepQuizzesGenerating(courseId: string, quizzes?: Quiz[]) {
+  const owed = (quizzes ?? listQuizzesOfCourse(courseId)).filter((quiz) => !quiz.questions);
+  if (owed.length === 0) return;
+  try {
+    await ensureQuizJobs(owed.map((quiz) => ({ quizId: quiz.id, courseId })));
+  } catch (error) {
+    // The rows stay queued; the worker's sweep enqueues them when Redis is back.
+    log.warn('quiz.enqueue_failed', { courseId, error });
+  }
+}
+
+export interface ScoreView {
+  score: number;
+  total: number;
+}
+
+export interface QuizSummary {
+  id: number;
+  kind: Quiz['kind'];
+  title: string;
+  topicId: number | null;
+  ready: boolean;
+  /** The exam opens once every lesson is done; a topic quiz once it is written. */
+  open: boolean;
+  attempts: number;
+  best: ScoreView | null;
+  last: ScoreView | null;
+}
+
+function isOpen(quiz: Quiz, lessons: { total: number; done: number }) {
+  return (
+    Boolean(quiz.questions) &&
+    (quiz.kind === 'topic' || (lessons.total > 0 && lessons.done === lessons.total))
+  );
+}
+
+/** The course's quizzes with the member's best and last scores (no questions). */
+export function courseQuizzes(courseId: string, userId: string): QuizSummary[] {
+  const quizzes = listQuizzesOfCourse(courseId);
+  const scores = scoresOfCourse(courseId, userId);
+  const lessons = lessonsDoneOfCourse(courseId);
+  return quizzes.map((quiz) => {
+    const score = scores.get(quiz.id);
+    return {
+      id: quiz.id,
+      kind: quiz.kind,
+      title: quiz.title,
+      topicId: quiz.topicId,
+      ready: Boolean(quiz.questions),
+      open: isOpen(quiz, lessons),
+      attempts: score?.attempts ?? 0,
+      best: score?.best ?? null,
+      last: score?.last ?? null,
+    };
+  });
+}
+
+const historyOf = (attempts: QuizAttempt[]) =>
+  attempts.map((attempt) => ({
+    score: attempt.score,
+    total: attempt.total,
+    at: attempt.createdAt.toISOString(),
+  }));
+
+/** The member's own course and quiz, or a 404 for anyone else's (or none). */
+function ownQuiz(
+  userId: string,
+  courseId: string,
+  quizId: number,
+): { course: Course; quiz: Quiz } | undefined {
+  const course = getCourseForUser(courseId, userId);
+  const quiz = course && Number.isInteger(quizId) ? getQuizOfCourse(quizId, course.id) : undefined;
+  return course && quiz ? { course, quiz } : undefined;
+}
+
+export interface QuizView {
+  course: { id: string; mainTopic: string; language: string };
+  quiz: { id: number; kind: Quiz['kind']; title: string; questionCount: number };
+  state: Quiz['state'];
+  /** Failed tries so far, while the quiz is being written. */
+  tries: number;
+  open: boolean;
+  /** The exam, while some lesson is not done yet. */
+  locked: boolean;
+  /** Questions and options only: never the right option or the explanation. */
+  questions: { question: string; options: string[] }[] | null;
+  history: { score: number; total: number; at: string }[];
+}
+
+/** A quiz to take: questions and options, and the member's earlier scores. */
+export async function quizForMember(
+  userId: string,
+  courseId: string,
+  quizId: number,
+): Promise<Result<QuizView>> {
+  const own = ownQuiz(userId, courseId, quizId);
+  if (!own) return fail('Not Found', 404);
+  const { course, quiz } = own;
+  if (!quiz.questions) await keepQuizzesGenerating(course.id, [quiz]);
+  const lessons = lessonsDoneOfCourse(course.id);
+  const open = isOpen(quiz, lessons);
+  return ok({
+    course: { id: course.id, mainTopic: course.mainTopic, language: course.language },
+    quiz: { id: quiz.id, kind: quiz.kind, title: quiz.title, questionCount: quiz.questionCount },
+    state: quiz.state,
+    tries: quiz.attempts,
+    open,
+    locked: quiz.kind === 'exam' && !(lessons.total > 0 && lessons.done === lessons.total),
+    questions:
+      open && quiz.questions
+        ? quiz.questions.map(({ question, options }) => ({ question, options }))
+        : null,
+    history: historyOf(listAttempts(quiz.id, userId)),
+  });
+}
+
+/** The member's scores at one quiz, newest first. */
+export function quizResults(
+  userId: string,
+  courseId: string,
+  quizId: number,
+): Result<{ quizId: number; history: QuizView['history'] }> {
+  const own = ownQuiz(userId, courseId, quizId);
+  if (!own) return fail('Not Found', 404);
+  return ok({ quizId: own.quiz.id, history: historyOf(listAttempts(own.quiz.id, userId)) });
+}
+
+/**
+ * The chosen option of each question, from a form (`q0`, `q1`, …) or JSON (`answers: [..]`),
+ * or the message saying what is wrong.
+ */
+export function readAnswers(
+  body: Record<string, unknown>,
+  questions: { options: string[] }[],
+): Result<number[]> {
+  const list = Array.isArray(body.answers) ? (body.answers as unknown[]) : undefined;
+  const answers: number[] = [];
+  for (const [index, question] of questions.entries()) {
+    const raw = list ? list[index] : body[`q${index}`];
+    const number = Number(Array.isArray(raw) ? raw[0] : raw);
+    if (raw === undefined || raw === null || raw === '')
+      return fail(`Answer every question: question ${index + 1} has no answer.`, 400);
+    if (!Number.isInteger(number) || number < 0 || number >= question.options.length)
+      return fail(
+        `Question ${index + 1} has no option "${String(raw)}": choose one of its ${question.options.length} options.`,
+        400,
+      );
+    answers.push(number);
+  }
+  if (list && list.length > questions.length)
+    return fail(`The quiz has ${questions.length} questions, not ${list.length}.`, 400);
+  return ok(answers);
+}
+
+export interface MarkedQuiz {
+  score: number;
+  total: number;
+  /** Per question: the option chosen, the right one and why. */
+  results: { chosen: number; answer: number; correct: boolean; explanation: string }[];
+  history: QuizView['history'];
+}
+
+/** Marks a submission and stores it as a new attempt (each retake adds one). */
+export function submitQuiz(
+  userId: string,
+  courseId: string,
+  quizId: number,
+  body: Record<string, unknown>,
+): Result<MarkedQuiz> {
+  const own = ownQuiz(userId, courseId, quizId);
+  if (!own) return fail('Not Found', 404);
+  const { course, quiz } = own;
+  if (!quiz.questions) return fail('The quiz is still being written.', 409);
+  if (!isOpen(quiz, lessonsDoneOfCourse(course.id)))
+    return fail('The final exam opens once you have finished every lesson.', 409);
+  const questions = quiz.questions;
+  const answers = readAnswers(body, questions);
+  if (!answers.ok) return answers;
+  const results = questions.map((question, index) => ({
+    chosen: answers.value[index]!,
+    answer: question.answer,
+    correct: answers.value[index] === question.answer,
+    explanation: question.explanation,
+  }));
+  const score = results.filter((result) => result.correct).length;
+  insertAttempt({
+    quizId: quiz.id,
+    userId,
+    answers: answers.value,
+    score,
+    total: questions.length,
+  });
+  return ok({
+    score,
+    total: questions.length,
+    results,
+    history: historyOf(listAttempts(quiz.id, userId)),
+  });
+}

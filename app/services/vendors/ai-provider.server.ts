@@ -1,0 +1,78 @@
+/**
+ * What the product needs from a language model, whoever serves it. Every AI feature (outlines,
+ * lessons, quizzes, the tutor) is written against this interface in `ai.server.ts`; each vendor
+ * SDK lives behind it in its own file, and the configuration picks one (`aiProvider()`).
+ */
+
+/** What a call is for: a provider may use a different model for each. */
+export type AiPurpose = 'outline' | 'lesson' | 'quiz' | 'tutor';
+
+export interface AiMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface AiTextRequest {
+  purpose: AiPurpose;
+  system: string;
+  /** The conversation so far, ending with the user's turn. */
+  messages: AiMessage[];
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+/** A tool the model is made to call, so that its answer arrives as JSON in a known shape. */
+export interface AiTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the tool's input. */
+  inputSchema: Record<string, unknown>;
+}
+
+/**
+ * How a failed AI call should be retried: `transient` (rate limit, overload, server or network
+ * error) soon; `unusable` (the model answered with something we cannot accept) and `repeating`
+ * (any other refusal, e.g. a bad request) slowly, since trying again at once would only pay for
+ * the same answer. `retryAfterMs` is the provider's own Retry-After, when it sent one.
+ */
+export interface AiFailure {
+  kind: 'transient' | 'unusable' | 'repeating';
+  retryAfterMs?: number;
+  /** The provider refused for rate: the call may be repeated after `retryAfterMs` at no cost. */
+  rateLimited?: boolean;
+}
+
+export interface AiProvider {
+  readonly name: string;
+  /** The whole answer, as text. */
+  text(request: AiTextRequest): Promise<string>;
+  /** The answer as the model writes it: `onText` gets each new piece; resolves to the whole text. */
+  streamText(request: AiTextRequest, onText: (delta: string) => void): Promise<string>;
+  /**
+   * The input of one forced call of `tool`, or the answer's text when the model wrote text
+   * instead (some models put the JSON there); the caller validates either.
+   */
+  callTool(request: AiTextRequest & { tool: AiTool }): Promise<unknown>;
+  /** How to retry one of this provider's errors; undefined for errors that are not its own. */
+  describeFailure(error: unknown): AiFailure | undefined;
+}
+
+/** Reads a Retry-After header given in seconds. */
+export function retryAfterMs(value: string | null | undefined): number | undefined {
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
+/** The usual HTTP reading of an API error's status, shared by the providers. */
+export function failureFromStatus(
+  status: number,
+  retryAfter: string | null | undefined,
+): AiFailure {
+  const transient =
+    status === 0 || status === 408 || status === 409 || status === 429 || status >= 500;
+  return {
+    kind: transient ? 'transient' : 'repeating',
+    retryAfterMs: retryAfterMs(retryAfter),
+    ...(status === 429 ? { rateLimited: true } : {}),
+  };
+}

@@ -1,0 +1,85 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { env } from '~/utils/env.server';
+import { failureFromStatus, type AiProvider, type AiTextRequest } from './ai-provider.server';
+import { modelFor } from './ai-models.server';
+
+/**
+ * The Anthropic Messages API through its official SDK. The SDK's own retries are off: the caller
+ * retries (a job with backoff, or `ai.server.ts` for a member waiting), so behaviour is the same
+ * against the real API and its mock.
+ */
+const ANTHROPIC_PUBLIC_URL = 'https://api.anthropic.com';
+const DEFAULT_MAX_TOKENS = 4096;
+
+let client: Anthropic | undefined;
+
+function anthropic(): Anthropic {
+  const { ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, mocked } = env();
+  client ??= new Anthropic({
+    apiKey: ANTHROPIC_API_KEY ?? 'demo-mode-key',
+    baseURL: mocked.anthropic ? ANTHROPIC_PUBLIC_URL : (ANTHROPIC_BASE_URL ?? ANTHROPIC_PUBLIC_URL),
+    timeout: 120_000,
+    maxRetries: 0,
+  });
+  return client;
+}
+
+function params(request: AiTextRequest) {
+  return {
+    model: modelFor(request.purpose, env().ANTHROPIC_MODEL),
+    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+    system: request.system,
+    messages: request.messages,
+  };
+}
+
+function textOf(message: Anthropic.Message): string {
+  return message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+}
+
+export const anthropicProvider: AiProvider = {
+  name: 'anthropic',
+
+  async text(request) {
+    return textOf(await anthropic().messages.create(params(request), { signal: request.signal }));
+  },
+
+  async streamText(request, onText) {
+    const stream = await anthropic().messages.create(
+      { ...params(request), stream: true },
+      { signal: request.signal },
+    );
+    let text = '';
+    for await (const event of stream) {
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+        text += event.delta.text;
+        onText(event.delta.text);
+      }
+    }
+    return text;
+  },
+
+  async callTool(request) {
+    const message = await anthropic().messages.create(
+      {
+        ...params(request),
+        tools: [
+          {
+            name: request.tool.name,
+            description: request.tool.description,
+            input_schema: request.tool.inputSchema as Anthropic.Tool.InputSchema,
+          },
+        ],
+        tool_choice: { type: 'tool', name: request.tool.name },
+      },
+      { signal: request.signal },
+    );
+    const toolUse = message.content.find((block) => block.type === 'tool_use');
+    return toolUse ? toolUse.input : textOf(message);
+  },
+
+  describeFailure(error) {
+    if (!(error instanceof Anthropic.APIError)) return undefined;
+    return failureFromStatus(error.status ?? 0, error.headers?.get('retry-after'));
+  },
+};

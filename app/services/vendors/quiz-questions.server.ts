@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { stripCodeFences } from '~/utils/markdown.server';
+import type { QuizQuestion } from '../../../db/schema';
+import type { AiTool } from './ai-provider.server';
+import {
+  AiOutputError,
+  callTool,
+  languageInstruction,
+  oneLine,
+  TEACHER_SYSTEM,
+  type CallOptions,
+} from './ai.server';
+
+/**
+ * Quiz questions from the model as a forced tool call, accepted only when each question has
+ * exactly one right option among 2 to 6 and a one-line explanation (ADR 0018).
+ */
+export const QUIZ_TOOL = 'course_quiz';
+
+export interface QuizRequest {
+  mainTopic: string;
+  /** The topic the quiz follows, or undefined for the final exam. */
+  topic?: string;
+  lessonTitles: string[];
+  questionCount: number;
+  language?: string;
+}
+
+export function quizPrompt({
+  mainTopic,
+  topic,
+  lessonTitles,
+  questionCount,
+  language,
+}: QuizRequest) {
+  return [
+    `Main topic: ${oneLine(mainTopic)}`,
+    topic ? `Quiz on topic: ${oneLine(topic)}` : 'Quiz on topic: the whole course (final exam)',
+    `Lessons: ${lessonTitles.map(oneLine).join('; ')}`,
+    `Number of questions: ${questionCount}`,
+    '',
+    `Write ${questionCount} multiple-choice questions that check a learner understood these lessons of the course. Each question has 4 options of which exactly one is right, the index (from 0) of the right option, and a one-line explanation of why it is right.`,
+    `Answer only with the ${QUIZ_TOOL} tool.`,
+    languageInstruction(language),
+  ].join('\n');
+}
+
+const quizTool: AiTool = {
+  name: QUIZ_TOOL,
+  description:
+    'Records a multiple-choice quiz: each question with its options, the right one and why.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      questions: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          properties: {
+            question: { type: 'string' },
+            options: { type: 'array', minItems: 2, maxItems: 6, items: { type: 'string' } },
+            answer: { type: 'integer', minimum: 0 },
+            explanation: { type: 'string' },
+          },
+          required: ['question', 'options', 'answer', 'explanation'],
+        },
+      },
+    },
+    required: ['questions'],
+  },
+};
+
+const line = z.string().trim().min(1).max(500);
+const questionSchema = z
+  .object({
+    question: line,
+    options: z.array(z.string().trim().min(1).max(300)).min(2).max(6),
+    answer: z.number().int().min(0),
+    explanation: line,
+  })
+  .refine((q) => q.answer < q.options.length, 'The right option is not among the options')
+  .refine(
+    (q) => new Set(q.options.map((o) => o.toLowerCase())).size === q.options.length,
+    'Two options are the same',
+  );
+const quizSchema = z.object({ questions: z.array(questionSchema).min(1) });
+
+/** The model's answer (an object, or JSON text with or without fences) as questions, or AiOutputError. */
+export function parseQuiz(raw: unknown, questionCount: number): QuizQuestion[] {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(stripCodeFences(raw));
+    } catch {
+      throw new AiOutputError('The quiz is not valid JSON');
+    }
+  }
+  const parsed = quizSchema.safeParse(value);
+  if (!parsed.success)
+    throw new AiOutputError(`The quiz has the wrong shape: ${parsed.error.issues[0]?.message}`);
+  if (parsed.data.questions.length < questionCount)
+    throw new AiOutputError(
+      `The quiz has ${parsed.data.questions.length} questions instead of ${questionCount}`,
+    );
+  return parsed.data.questions.slice(0, questionCount).map((q) => ({
+    question: q.question,
+    options: q.options,
+    answer: q.answer,
+    // One line, as the page shows it.
+    explanation: oneLine(q.explanation),
+  }));
+}
+
+export async function generateQuiz(request: QuizRequest, options: CallOptions = {}) {
+  const answer = await callTool(
+    {
+      purpose: 'quiz',
+      system: TEACHER_SYSTEM,
+      messages: [{ role: 'user', content: quizPrompt(request) }],
+      tool: quizTool,
+    },
+    options,
+  );
+  return parseQuiz(answer, request.questionCount);
+}

@@ -1,0 +1,48 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import {
+  getQuizJobContext,
+  markQuizRunning,
+  recordQuizFailure,
+  storeQuizQuestions,
+} from '~/models/quizzes.server';
+import { generateQuiz } from '~/services/vendors/quiz-questions.server';
+import { publishChange } from '~/utils/changes.server';
+import { log } from '~/utils/logger.server';
+import { errorMessage, reportProgress } from '~/queues/retry.server';
+import { quizQueue } from '~/queues/quiz.server';
+
+/**
+ * Writes one quiz's questions and only that quiz's row. Safe to run twice: questions already
+ * stored are never replaced (a member may be answering them), and a job whose course was
+ * deleted fails for good instead of retrying. An unusable answer from the model fails the try,
+ * so the job retries with the shared backoff until a valid quiz arrives.
+ */
+export async function processQuiz(job: Job) {
+  const { quizId, courseId } = quizQueue.payload.parse(job.data);
+  const context = getQuizJobContext(quizId);
+  if (!context) throw new UnrecoverableError(`Quiz ${quizId} of course ${courseId} was deleted`);
+  const { quiz, course, lessonTitles } = context;
+  if (quiz.questions) return { quizId, skipped: true };
+
+  const changed = () => publishChange(`course:${courseId}`);
+  markQuizRunning(quizId, job.attemptsMade);
+  try {
+    const questions = await generateQuiz({
+      mainTopic: course.mainTopic,
+      topic: quiz.kind === 'topic' ? quiz.title : undefined,
+      lessonTitles,
+      questionCount: quiz.questionCount,
+      language: course.language,
+    });
+    if (storeQuizQuestions(quizId, questions))
+      log.info('quiz.stored', { jobId: job.id, quizId, courseId });
+    changed();
+    await reportProgress(job, 100);
+    return { quizId };
+  } catch (error) {
+    const failures = job.attemptsMade + 1;
+    recordQuizFailure(quizId, failures, errorMessage(error));
+    log.warn('quiz.try_failed', { jobId: job.id, quizId, failures, error: errorMessage(error) });
+    throw error;
+  }
+}

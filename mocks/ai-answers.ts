@@ -1,0 +1,326 @@
+import { nextCall, type MockKnobs } from './knobs';
+import { LANGUAGE_PHRASES, type LanguagePhrases } from './language-phrases';
+
+/**
+ * What the mocked models answer, whatever the vendor's wire format: a plausible,
+ * topic-specific outline for the outline tool, and Markdown text for everything else
+ * (a lesson on the prompt's sub-topic, or a summary when the prompt carries a
+ * transcript). Each vendor's mock (`anthropic.ts`, ...) wraps these answers in its
+ * own format, so every provider writes the same demo course.
+ */
+export const OUTLINE_TOOL = 'course_outline';
+
+function field(prompt: string, label: string): string | undefined {
+  const match = new RegExp(`^${label}:[ \\t]*(.*)$`, 'im').exec(prompt);
+  return match?.[1]?.trim() || undefined;
+}
+
+/**
+ * Topic titles that read as a real course on `main`, member topics first;
+ * two sub-topics each unless `subtopicCount` asks for more (as a prompt may).
+ */
+export function mockOutline(
+  main: string,
+  count: number,
+  memberTopics: string[],
+  subtopicCount = 2,
+) {
+  const templates: [string, string[]][] = [
+    [`Introduction to ${main}`, [`What is ${main}?`, `Why Learn ${main}`]],
+    [`${main} Fundamentals`, [`Basic ${main} Terminology`, `First Steps with ${main}`]],
+    [`Core Concepts of ${main}`, [`The Building Blocks of ${main}`, `How ${main} Works`]],
+    [`Working with ${main}`, [`Setting Up for ${main}`, `Everyday ${main} Tasks`]],
+    [`${main} in Practice`, [`A Real-World ${main} Example`, `Common ${main} Mistakes`]],
+    [`Advanced ${main}`, [`Advanced ${main} Techniques`, `${main} Performance Tips`]],
+    [`${main} Tools and Ecosystem`, [`Popular ${main} Tools`, `The ${main} Community`]],
+    [`Common ${main} Patterns`, [`Reusable ${main} Patterns`, `Anti-Patterns in ${main}`]],
+    [`Testing and Debugging ${main}`, [`Testing ${main}`, `Debugging ${main} Problems`]],
+    [`${main} Best Practices`, [`${main} Best Practices Checklist`, `Where to Go Next`]],
+  ];
+  const topics = memberTopics
+    .slice(0, count)
+    .map((topic) => ({ title: topic, subtopics: [`${topic} in ${main}`, `${topic} by Example`] }));
+  for (let i = 0; topics.length < count; i += 1) {
+    const [title, subtopics] = templates[i % templates.length]!;
+    const round = Math.floor(i / templates.length);
+    topics.push({
+      title: round ? `${title} (Part ${round + 1})` : title,
+      subtopics: round ? subtopics.map((s) => `${s} (Part ${round + 1})`) : subtopics,
+    });
+  }
+  const more = (topic: { title: string; subtopics: string[] }) =>
+    Array.from({ length: Math.max(subtopicCount, 1) }, (_, i) =>
+      i < topic.subtopics.length ? topic.subtopics[i]! : `${topic.title}: Part ${i + 1}`,
+    );
+  return topics.map((topic) => ({
+    title: topic.title,
+    subtopics: more(topic).map((title) => ({
+      title,
+      theory: '',
+      youtube: '',
+      image: '',
+      done: false,
+    })),
+  }));
+}
+
+/** The phrases of the prompt's `Language:` line, or undefined for English (or none). */
+function phrasesOf(prompt: string): LanguagePhrases | undefined {
+  const language = field(prompt, 'Language');
+  return language ? LANGUAGE_PHRASES[language] : undefined;
+}
+
+/** `mockOutline`'s course in another language: its topic words around the main topic. */
+function localizedOutline(
+  main: string,
+  count: number,
+  memberTopics: string[],
+  subtopicCount: number,
+  phrases: LanguagePhrases,
+) {
+  return Array.from({ length: count }, (_, i) => {
+    const word = phrases.topics[i % phrases.topics.length]!;
+    const round = Math.floor(i / phrases.topics.length);
+    const title =
+      memberTopics[i] ?? `${word}: ${main}${round ? ` (${phrases.part} ${round + 1})` : ''}`;
+    return {
+      title,
+      subtopics: Array.from({ length: Math.max(subtopicCount, 1) }, (_, k) => ({
+        title: `${word} ${k + 1}: ${memberTopics[i] ?? main}${round ? ` (${round + 1})` : ''}`,
+        theory: '',
+        youtube: '',
+        image: '',
+        done: false,
+      })),
+    };
+  });
+}
+
+function outlineAnswer(prompt: string, malformedTry: number | undefined): Record<string, unknown> {
+  const main = field(prompt, 'Main topic') ?? prompt.replace(/\s+/g, ' ').slice(0, 60).trim();
+  const key = main.toLowerCase();
+  if (malformedTry !== undefined) {
+    const broken = [
+      { [key]: '```json\n[{"title": "Unfinished' },
+      { [key]: [{ title: '', subtopics: [] }] },
+      { answer: 'I could not produce an outline.' },
+    ];
+    return broken[(malformedTry - 1) % broken.length]!;
+  }
+  const count = Number(field(prompt, 'Number of topics') ?? 5) || 5;
+  const memberTopics = (field(prompt, 'Topics to include') ?? '')
+    .split(';')
+    .map((topic) => topic.trim())
+    .filter(Boolean);
+  const subtopicCount = Number(field(prompt, 'Sub-topics per topic') ?? 2) || 2;
+  const phrases = phrasesOf(prompt);
+  return {
+    [key]: phrases
+      ? localizedOutline(main, count, memberTopics, subtopicCount, phrases)
+      : mockOutline(main, count, memberTopics, subtopicCount),
+  };
+}
+
+export function mockMarkdownLesson(prompt: string): string {
+  const main = field(prompt, 'Main topic') ?? 'this course';
+  const subject =
+    field(prompt, 'Sub-topic') ?? (prompt.replace(/\s+/g, ' ').trim().slice(0, 120) || 'the topic');
+  const phrases = phrasesOf(prompt);
+  if (phrases) return localizedLesson(subject, main, phrases);
+  if (/^Transcript:/im.test(prompt)) {
+    return [
+      `## ${subject}: a summary`,
+      '',
+      `This summary of a video lesson explains **${subject}** as part of ${main}.`,
+      '',
+      '- The main idea, in plain words',
+      '- One example from the video',
+      '- What to remember',
+    ].join('\n');
+  }
+  return [
+    `## Understanding ${subject}`,
+    '',
+    `**${subject}** is an essential part of ${main}. This lesson introduces the key terms, shows a worked example and ends with a short summary.`,
+    '',
+    '### Key ideas',
+    '',
+    `- What ${subject} is and where it is used`,
+    '- The vocabulary you will meet again in later lessons',
+    '- Common mistakes and how to avoid them',
+    '',
+    '### Example',
+    '',
+    '```',
+    `example("${subject.slice(0, 40).replace(/"/g, "'")}")`,
+    '```',
+    '',
+    '### Summary',
+    '',
+    `You now know the essentials of ${subject}. Practise them before moving on.`,
+  ].join('\n');
+}
+
+function localizedLesson(subject: string, main: string, phrases: LanguagePhrases): string {
+  const explains = phrases.explains.replace('{s}', `**${subject}**`);
+  return [
+    `## ${subject}`,
+    '',
+    `${explains} ${phrases.outline}`,
+    '',
+    `### ${phrases.keyIdeas}`,
+    '',
+    `- ${subject}`,
+    `- ${main}`,
+    '',
+    `### ${phrases.example}`,
+    '',
+    '```',
+    `example("${subject.slice(0, 40).replace(/"/g, "'")}")`,
+    '```',
+    '',
+    `### ${phrases.summary}`,
+    '',
+    phrases.explains.replace('{s}', subject),
+  ].join('\n');
+}
+
+/**
+ * The status a call fails with under MOCK_AI_FAIL_FIRST (the first N calls of each prompt,
+ * optionally only prompts containing MOCK_AI_FAIL_MATCH), or undefined when it succeeds.
+ */
+export function mockFailureStatus(prompt: string, knobs: MockKnobs): 429 | 500 | 529 | undefined {
+  const affected = !knobs.aiFailMatch || prompt.includes(knobs.aiFailMatch);
+  if (knobs.aiFailFirst === 0 || !affected) return undefined;
+  return nextCall('fail', prompt, knobs.version) <= knobs.aiFailFirst
+    ? knobs.aiFailStatus
+    : undefined;
+}
+
+/** A request as every mock sees it, whatever its wire format. */
+export interface MockAiRequest {
+  system: string;
+  messages: { role: string; content: string }[];
+  /** The tool the request forces, if any. */
+  tool?: string;
+}
+
+export function lastUserText(request: MockAiRequest): string {
+  return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
+}
+
+/**
+ * The input of a forced tool call. The outline honours MOCK_AI_MALFORMED; a tool the mock
+ * does not know gets an empty object (which the product refuses as unusable).
+ */
+export function mockToolInput(request: MockAiRequest, knobs: MockKnobs): unknown {
+  const prompt = lastUserText(request);
+  if (request.tool !== OUTLINE_TOOL && request.tool !== QUIZ_TOOL) return {};
+  let malformedTry: number | undefined;
+  if (knobs.aiMalformed > 0) {
+    const call = nextCall('malformed', prompt, knobs.version);
+    if (call <= knobs.aiMalformed) malformedTry = call;
+  }
+  return request.tool === QUIZ_TOOL
+    ? quizAnswer(prompt, malformedTry)
+    : outlineAnswer(prompt, malformedTry);
+}
+
+export const QUIZ_TOOL = 'course_quiz';
+/** How every right option of the mock's quizzes begins (the browser test answers with it). */
+export const MOCK_RIGHT_OPTION_START = 'It is taught in';
+
+/**
+ * A quiz about the prompt's lessons: one question per lesson in turn, four options, the right
+ * one at a different place each time, and a one-line explanation.
+ */
+function quizAnswer(prompt: string, malformedTry: number | undefined): unknown {
+  if (malformedTry !== undefined) {
+    const broken = [
+      { questions: '```json\n[{"question": "Unfinished' },
+      { questions: [{ question: 'Which?', options: ['Only one'], answer: 3, explanation: '' }] },
+      { answer: 'I could not write a quiz.' },
+    ];
+    return broken[(malformedTry - 1) % broken.length];
+  }
+  const main = field(prompt, 'Main topic') ?? 'this course';
+  const asked = field(prompt, 'Quiz on topic') ?? main;
+  // The final exam asks about the whole course.
+  const topic = /final exam/i.test(asked) ? main : asked;
+  const lessons = (field(prompt, 'Lessons') ?? topic)
+    .split(';')
+    .map((lesson) => lesson.trim())
+    .filter(Boolean);
+  const count = Number(field(prompt, 'Number of questions') ?? 3) || 3;
+  return {
+    questions: Array.from({ length: count }, (_, i) => {
+      const lesson = lessons[i % lessons.length] ?? topic;
+      const round = Math.floor(i / Math.max(lessons.length, 1));
+      const wrong = [
+        `It has nothing to do with ${main}`,
+        `It is only needed once ${main} is finished`,
+        `It replaces everything else in ${main}`,
+      ];
+      const options = [...wrong];
+      const answer = i % 4;
+      options.splice(answer, 0, `${MOCK_RIGHT_OPTION_START} ${topic}, part of ${main}`);
+      return {
+        question: `${round ? `(${round + 1}) ` : ''}What is true of "${lesson}"?`,
+        options,
+        answer,
+        explanation: `"${lesson}" is a lesson of ${topic}, which builds up ${main}.`,
+      };
+    }),
+  };
+}
+
+/** The text answer to a request that forces no tool. */
+export function mockTextAnswer(request: MockAiRequest): string {
+  if (request.system.startsWith(TUTOR_SYSTEM_START)) return mockTutorAnswer(request);
+  return mockMarkdownLesson(lastUserText(request));
+}
+
+/** How the tutor's system prompt begins (app/services/tutor.server.ts). */
+const TUTOR_SYSTEM_START = 'You are the tutor of one lesson';
+const COMMON_WORDS = new Set(
+  'what whats does this that with have about your from they them when where which would could should there their please tell know like into just than then also more some much many very'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The tutor's answer: about the lesson's sub-topic when the question shares a word with the
+ * lesson or the outline in the system prompt, else a polite refusal, as the prompt asks.
+ */
+export function mockTutorAnswer(request: MockAiRequest): string {
+  const lesson = field(request.system, 'Lesson') ?? 'this lesson';
+  const course = field(request.system, 'Course') ?? 'this course';
+  const grounding = request.system.toLowerCase();
+  const words =
+    lastUserText(request)
+      .toLowerCase()
+      .match(/[a-z]{4,}/g) ?? [];
+  const related = words.some((word) => !COMMON_WORDS.has(word) && grounding.includes(word));
+  if (!related)
+    return `I can only help with **${lesson}** and the rest of the ${course} course. Please ask me something about this lesson.`;
+  return [
+    `Good question. In **${lesson}**, part of ${course}, it comes down to three things:`,
+    '',
+    `1. What ${lesson} is and where it is used.`,
+    '2. The key terms the lesson introduces, which later lessons use again.',
+    '3. The worked example, one step at a time.',
+    '',
+    `Try the lesson's example yourself, then ask me about any step of ${lesson} that is still unclear.`,
+  ].join('\n');
+}
+
+/** Splits an answer into the small pieces a streaming model sends (a few words each). */
+export function streamPieces(text: string): string[] {
+  return (
+    text.match(/\S+\s*|\s+/g)?.reduce<string[]>((pieces, word, i) => {
+      if (i % 3 === 0) pieces.push(word);
+      else pieces[pieces.length - 1] += word;
+      return pieces;
+    }, []) ?? []
+  );
+}

@@ -1,0 +1,15 @@
+import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { restartDelayMs, webProcessCount } from './web-cluster';
+
+describe('web processes', () => {
+  it('are one per core unless WEB_CONCURRENCY says otherwise', () => {
+    expect(webProcessCount(undefined)).toBe(os.availableParallelism());
+    expect(webProcessCount(3)).toBe(3);
+  });
+
+  it('restart at once after a death, then back off while they keep dying, up to 30 s', () => {
+    const delays = [0, 1, 2, 3, 4, 5, 6, 7, 20].map(restartDelayMs);
+    expect(delays).toEqual([250, 500, 1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+  });
+});
