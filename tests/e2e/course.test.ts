@@ -145,9 +145,11 @@ describe('course generation in a browser', () => {
     await expect(standIn.innerText()).resolves.toContain('Video:');
     await expect(page.locator('iframe').count()).resolves.toBe(0);
     await page.getByTestId('lesson-theory').getByText('a summary').waitFor();
-    await expect(
-      page.getByRole('navigation', { name: 'Course topics' }).getByRole('link').count(),
-    ).resolves.toBe(20);
+    const outline = page.getByRole('navigation', { name: 'Course topics' });
+    await expect(outline.getByRole('listitem').getByRole('link').count()).resolves.toBe(20);
+    // Each topic ends with its quiz, and the course with the final exam.
+    await expect(outline.getByTestId('quiz-link').count()).resolves.toBe(10);
+    await expect(outline.getByTestId('exam-link').count()).resolves.toBe(1);
 
     const heading = page.locator('.course-title');
     await heading.locator('.title-desktop').waitFor();

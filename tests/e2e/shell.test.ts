@@ -62,7 +62,12 @@ describe('the product shell in a browser', () => {
   it('answers the healthcheck with the database and Redis ok', async () => {
     const response = await fetch(`${baseURL}/healthz`);
     expect(response.status).toBe(200);
-    await expect(response.json()).resolves.toEqual({ status: 'ok', database: 'ok', redis: 'ok' });
+    await expect(response.json()).resolves.toEqual({
+      status: 'ok',
+      database: 'ok',
+      redis: 'ok',
+      pid: expect.any(Number),
+    });
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
