@@ -1,90 +1,31 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openaiHandlers } from '../../../mocks/openai';
-import { writeKnobs } from '../../../mocks/knobs';
+import { aiProviderContract, lessonRequest } from '../../../tests/support/ai-provider-contract';
 import { resetEnvForTests } from '~/utils/env.server';
 import { openaiProvider } from './openai-provider.server';
 import { describeAiFailure, languageInstruction } from './ai.server';
 
-// The real `openai` SDK against the HTTP mock of Chat Completions: plain, streamed and tool answers.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-openai-'));
-process.env.DATA_DIR = dataDir;
-process.env.MOCK_KNOBS_FILE = path.join(dataDir, 'mock-knobs.json');
+// The real `openai` SDK against the HTTP mock of Chat Completions.
 process.env.AI_PROVIDER = 'openai';
 delete process.env.OPENAI_API_KEY;
 delete process.env.OPENAI_BASE_URL;
 resetEnvForTests();
-const server = setupServer(...openaiHandlers);
-const lesson = {
-  purpose: 'lesson' as const,
-  system: 'You teach.',
-  messages: [{ role: 'user' as const, content: 'Main topic: Rust\nSub-topic: Ownership' }],
-};
-
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => {
-  server.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe('the OpenAI-compatible provider', () => {
-  it('streams the same text it answers whole, in several pieces', async () => {
-    writeKnobs(dataDir, { MOCK_AI_STREAM_CHUNK_MS: 0 });
-    const whole = await openaiProvider.text(lesson);
-    const pieces: string[] = [];
-    const streamed = await openaiProvider.streamText(lesson, (piece) => pieces.push(piece));
-    expect(whole).toContain('Ownership');
-    expect(streamed).toBe(whole);
-    expect(pieces.join('')).toBe(whole);
-    expect(pieces.length).toBeGreaterThan(10);
-  });
-
-  it('delivers the first words before the rest are written', async () => {
-    writeKnobs(dataDir, { MOCK_AI_STREAM_CHUNK_MS: 20 });
-    const started = Date.now();
-    let firstAt = 0;
-    await openaiProvider.streamText(lesson, () => (firstAt ||= Date.now()));
-    const doneAt = Date.now();
-    expect(doneAt - firstAt).toBeGreaterThan((firstAt - started) * 2);
-  });
-
-  it('returns the forced function call arguments as the tool input', async () => {
-    writeKnobs(dataDir, {});
-    const input = await openaiProvider.callTool({
-      ...lesson,
-      purpose: 'outline',
-      messages: [{ role: 'user', content: 'Main topic: Rust\nNumber of topics: 3' }],
-      tool: { name: 'course_outline', description: 'Outline', inputSchema: { type: 'object' } },
-    });
-    expect(Object.keys(input as object)).toEqual(['rust']);
-    expect((input as { rust: unknown[] }).rust).toHaveLength(3);
-  });
+  const setKnobs = aiProviderContract(openaiProvider, openaiHandlers);
 
   it('writes in the language the prompt asks for', async () => {
-    writeKnobs(dataDir, {});
+    setKnobs({});
     const text = await openaiProvider.text({
-      ...lesson,
+      ...lessonRequest,
       messages: [{ role: 'user', content: `Main topic: Rust\n${languageInstruction('hi')}` }],
     });
     expect(text).toMatch(/\p{Script=Devanagari}{3}/u);
   });
 
-  it('reads a 429 as a transient rate limit with the Retry-After it sent', async () => {
-    writeKnobs(dataDir, { MOCK_AI_FAIL_FIRST: 1, MOCK_AI_FAIL_STATUS: 429 });
-    const error = await openaiProvider.text(lesson).catch((caught: unknown) => caught);
-    expect(describeAiFailure(error)).toEqual({
-      kind: 'transient',
-      retryAfterMs: 1000,
-      rateLimited: true,
-    });
-  });
-
   it('reads an overload (503) as transient, and leaves errors not its own to others', async () => {
-    writeKnobs(dataDir, { MOCK_AI_FAIL_FIRST: 1, MOCK_AI_FAIL_STATUS: 529 });
-    const overloaded = await openaiProvider.text(lesson).catch((caught: unknown) => caught);
+    setKnobs({ MOCK_AI_FAIL_FIRST: 1, MOCK_AI_FAIL_STATUS: 529 });
+    const overloaded = await openaiProvider.text(lessonRequest).catch((caught: unknown) => caught);
     expect(describeAiFailure(overloaded)).toMatchObject({ kind: 'transient' });
     expect(openaiProvider.describeFailure(new Error('not ours'))).toBeUndefined();
   });
