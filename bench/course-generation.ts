@@ -16,50 +16,20 @@
  * Needs Redis on 127.0.0.1:6379 (or REDIS_URL) and a build (made if stale).
  */
 import { startApp, type RunningApp } from '../tests/support/app-process';
-import { closeAppDatabases, createMember, sessionCookieValue } from '../tests/support/members';
+import { closeAppDatabases } from '../tests/support/members';
+import { memberClient, post, request, type MemberClient } from './lib/member-client';
 
 const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-interface Client {
-  base: string;
-  cookie: string;
-}
-
-async function memberClient(app: RunningApp, plan: 'free' | 'monthly'): Promise<Client> {
-  const member = createMember(app.dataDir, { plan });
-  return {
-    base: app.baseURL,
-    cookie: `__session=${await sessionCookieValue(app.dataDir, member)}`,
-  };
-}
-
-async function request(client: Client, path: string, init: RequestInit = {}) {
-  const response = await fetch(`${client.base}${path}`, {
-    redirect: 'manual',
-    ...init,
-    headers: { Cookie: client.cookie, ...(init.headers as Record<string, string>) },
-  });
-  if (response.status >= 400) throw new Error(`${path} answered ${response.status}`);
-  return response;
-}
-
-async function post(client: Client, path: string, form: URLSearchParams) {
-  const response = await request(client, path, { method: 'POST', body: form });
-  const location = response.headers.get('Location');
-  if (response.status !== 302 || !location) throw new Error(`${path} did not redirect`);
-  await response.arrayBuffer();
-  return location;
-}
-
-async function page(client: Client, path: string) {
+async function page(client: MemberClient, path: string) {
   const response = await request(client, path);
   return response.text();
 }
 
 /** Follows a status route as the pages do, until `done` accepts the state. */
 async function follow<T extends { version: string }>(
-  client: Client,
+  client: MemberClient,
   path: string,
   done: (value: T) => boolean,
 ): Promise<T> {
@@ -91,7 +61,7 @@ function createForm(topic: string, topicCount: number) {
 }
 
 /** Outline: submit /create, follow the outline, load /topics. Returns ms and the topics path. */
-async function outlineRun(client: Client, topic: string, topicCount: number) {
+async function outlineRun(client: MemberClient, topic: string, topicCount: number) {
   const start = performance.now();
   const topicsPath = await post(client, '/create', createForm(topic, topicCount));
   const outlineId = topicsPath.split('/').pop()!;
@@ -102,7 +72,7 @@ async function outlineRun(client: Client, topic: string, topicCount: number) {
 }
 
 /** Generate Course, then the course view with its first lesson; then every lesson. */
-async function courseRun(client: Client, topicsPath: string) {
+async function courseRun(client: MemberClient, topicsPath: string) {
   const start = performance.now();
   const coursePath = await post(client, topicsPath, new URLSearchParams());
   const courseId = coursePath.split('/').pop()!;

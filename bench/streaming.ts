@@ -14,42 +14,16 @@
  * Needs Redis on 127.0.0.1:6379 (or REDIS_URL) and a build (made if stale).
  */
 import { startApp, type RunningApp } from '../tests/support/app-process';
-import { closeAppDatabases, createMember, sessionCookieValue } from '../tests/support/members';
+import { closeAppDatabases } from '../tests/support/members';
+import { memberClient, post, request, type MemberClient } from './lib/member-client';
 import { readEvents } from '~/utils/read-events';
 
 const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 500);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const TARGET_FIRST_WORDS_MS = 600;
 
-interface Client {
-  base: string;
-  cookie: string;
-}
-
-async function request(client: Client, path: string, init: RequestInit = {}) {
-  const response = await fetch(`${client.base}${path}`, {
-    redirect: 'manual',
-    ...init,
-    headers: {
-      Cookie: client.cookie,
-      Origin: client.base,
-      ...(init.headers as Record<string, string>),
-    },
-  });
-  if (response.status >= 400) throw new Error(`${path} answered ${response.status}`);
-  return response;
-}
-
-async function post(client: Client, path: string, form: URLSearchParams) {
-  const response = await request(client, path, { method: 'POST', body: form });
-  const location = response.headers.get('Location');
-  if (response.status !== 302 || !location) throw new Error(`${path} did not redirect`);
-  await response.arrayBuffer();
-  return location;
-}
-
 /** Submits /create and waits for the outline; returns the /topics path. */
-async function outline(client: Client, topic: string) {
+async function outline(client: MemberClient, topic: string) {
   const form = new URLSearchParams({ topic, topicCount: '5', type: 'text', subtopic: 'Basics' });
   const topicsPath = await post(client, '/create', form);
   const outlineId = topicsPath.split('/').pop()!;
@@ -68,7 +42,7 @@ async function outline(client: Client, topic: string) {
  * the page's EventSource opens it. Times from the click to the first words and to the stored
  * lesson (the stream's `done`).
  */
-async function lessonRun(client: Client, topicsPath: string) {
+async function lessonRun(client: MemberClient, topicsPath: string) {
   const start = performance.now();
   const coursePath = await post(client, topicsPath, new URLSearchParams());
   const html = await (await request(client, coursePath)).text();
@@ -92,7 +66,7 @@ async function lessonRun(client: Client, topicsPath: string) {
   return { pageMs, firstWordsMs, doneMs, lessonId: Number(lessonId) };
 }
 
-async function tutorRun(client: Client, lessonId: number, question: string) {
+async function tutorRun(client: MemberClient, lessonId: number, question: string) {
   const start = performance.now();
   const response = await request(client, `/tutor/${lessonId}`, {
     method: 'POST',
@@ -123,11 +97,7 @@ async function main() {
   let app: RunningApp | undefined;
   try {
     app = await startApp({ MOCK_AI_LATENCY_MS: String(MODEL_MS), AI_REQUESTS_PER_HOUR: '100000' });
-    const member = createMember(app.dataDir, { plan: 'monthly' });
-    const client = {
-      base: app.baseURL,
-      cookie: `__session=${await sessionCookieValue(app.dataDir, member)}`,
-    };
+    const client = await memberClient(app, 'monthly');
     // Outlines first (each waits for the model too), so each run times only its lesson.
     const outlines: string[] = [];
     for (let i = 0; i <= RUNS; i += 1) outlines.push(await outline(client, `Stream Topic ${i}`));

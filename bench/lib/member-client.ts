@@ -1,0 +1,43 @@
+import type { RunningApp } from '../../tests/support/app-process';
+import { createMember, sessionCookieValue } from '../../tests/support/members';
+
+/** A signed-in member talking to the running app over HTTP, as the pages do. */
+export interface MemberClient {
+  base: string;
+  cookie: string;
+}
+
+export async function memberClient(
+  app: RunningApp,
+  plan: 'free' | 'monthly',
+): Promise<MemberClient> {
+  const member = createMember(app.dataDir, { plan });
+  return {
+    base: app.baseURL,
+    cookie: `__session=${await sessionCookieValue(app.dataDir, member)}`,
+  };
+}
+
+/** Fetches without following redirects; any 4xx or 5xx fails the benchmark. */
+export async function request(client: MemberClient, path: string, init: RequestInit = {}) {
+  const response = await fetch(`${client.base}${path}`, {
+    redirect: 'manual',
+    ...init,
+    headers: {
+      Cookie: client.cookie,
+      Origin: client.base,
+      ...(init.headers as Record<string, string>),
+    },
+  });
+  if (response.status >= 400) throw new Error(`${path} answered ${response.status}`);
+  return response;
+}
+
+/** Posts a form the way the page does and returns where the app redirected. */
+export async function post(client: MemberClient, path: string, form: URLSearchParams) {
+  const response = await request(client, path, { method: 'POST', body: form });
+  const location = response.headers.get('Location');
+  if (response.status !== 302 || !location) throw new Error(`${path} did not redirect`);
+  await response.arrayBuffer();
+  return location;
+}
