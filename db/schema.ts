@@ -501,3 +501,62 @@ export const quizAttempts = sqliteTable(
   },
   (t) => [index('quiz_attempts_quiz_idx').on(t.quizId, t.id)],
 );
+
+/**
+ * A member's notes on one lesson (issue 13): one row per member and lesson, the last write wins.
+ * `revision` counts saves, so a page can tell which save the server holds.
+ */
+export const lessonNotes = sqliteTable(
+  'lesson_notes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lessonId: integer('lesson_id')
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    body: text('body').notNull().default(''),
+    revision: integer('revision').notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('lesson_notes_member_lesson_unique').on(t.userId, t.lessonId)],
+);
+
+/**
+ * A lesson re-written on the member's request (ADR 0020): one row per lesson, the latest request.
+ * While 'running' the lesson keeps its text; once 'done' `previous_theory` holds the text it
+ * replaced, until it is restored (once) or the next regeneration replaces it. `token` names the
+ * request's job, so a job of an earlier request never writes.
+ */
+export const REGENERATION_STATES = ['running', 'done'] as const;
+export type RegenerationState = (typeof REGENERATION_STATES)[number];
+export const lessonRegenerations = sqliteTable(
+  'lesson_regenerations',
+  {
+    lessonId: integer('lesson_id')
+      .primaryKey()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    instruction: text('instruction').notNull().default(''),
+    state: text('state', { enum: REGENERATION_STATES }).notNull().default('running'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    previousTheory: text('previous_theory'),
+    requestedAt: integer('requested_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+    finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('lesson_regenerations_running_idx')
+      .on(t.state)
+      .where(sql`${t.state} = 'running'`),
+  ],
+);

@@ -3,6 +3,7 @@ import { MAX_LESSONS_PER_COURSE } from '~/domain/plans';
 import { billingEventQueue } from '~/queues/billing-event.server';
 import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import { lessonQueue } from '~/queues/lesson.server';
+import { lessonRegenerationQueue } from '~/queues/lesson-regeneration.server';
 import { mailQueueJobs } from '~/queues/mail.server';
 import { maintenanceQueue } from '~/queues/maintenance.server';
 import { outlineQueue } from '~/queues/outline.server';
@@ -11,6 +12,7 @@ import { env } from '~/utils/env.server';
 import { processBillingEvent } from './billing-event/processor';
 import { processCertificateEmail } from './certificate-email/processor';
 import { processLesson } from './lesson/processor';
+import { processLessonRegeneration } from './lesson-regeneration/processor';
 import { processMail } from './mail/processor';
 import { processMaintenance } from './maintenance/processor';
 import { processOutline } from './outline/processor';
@@ -44,6 +46,11 @@ export const registry: Record<string, QueueRegistration> = {
   [lessonQueue.name]: {
     processor: processLesson,
     concurrency: () => env().LESSON_CONCURRENCY ?? MAX_LESSONS_PER_COURSE,
+    workerOptions: survivesCrashes,
+  },
+  [lessonRegenerationQueue.name]: {
+    processor: processLessonRegeneration,
+    concurrency: () => 2,
     workerOptions: survivesCrashes,
   },
   [quizQueue.name]: {

@@ -125,6 +125,8 @@ export function mockMarkdownLesson(prompt: string): string {
   const main = field(prompt, 'Main topic') ?? 'this course';
   const subject =
     field(prompt, 'Sub-topic') ?? (prompt.replace(/\s+/g, ' ').trim().slice(0, 120) || 'the topic');
+  const instruction = field(prompt, 'Instruction');
+  if (instruction) return rewrittenLesson(subject, main, instruction);
   const phrases = phrasesOf(prompt);
   if (phrases) return localizedLesson(subject, main, phrases);
   if (/^Transcript:/im.test(prompt)) {
@@ -158,6 +160,39 @@ export function mockMarkdownLesson(prompt: string): string {
     '### Summary',
     '',
     `You now know the essentials of ${subject}. Practise them before moving on.`,
+  ].join('\n');
+}
+
+/** How a lesson re-written "simpler" begins (the browser test looks for it). */
+export const MOCK_SIMPLER_START = 'In simple terms';
+
+/** A lesson regenerated with the member's instruction (app/services/lesson-regeneration.server.ts). */
+function rewrittenLesson(subject: string, main: string, instruction: string): string {
+  const simpler = /simpl/i.test(instruction);
+  const examples = /example/i.test(instruction);
+  return [
+    simpler
+      ? `${MOCK_SIMPLER_START}, **${subject}** is one small idea of ${main}, explained without jargon.`
+      : `**${subject}**, written again as you asked: "${instruction.slice(0, 80)}".`,
+    '',
+    `## ${subject}, again`,
+    '',
+    `- What ${subject} means, in one sentence`,
+    `- Where you meet it in ${main}`,
+    ...(examples
+      ? [
+          '',
+          '### More examples',
+          '',
+          `1. A first example of ${subject}`,
+          `2. A second one`,
+          `3. A third one`,
+        ]
+      : []),
+    '',
+    '### Summary',
+    '',
+    `That is ${subject}: practise it once, then move on.`,
   ].join('\n');
 }
 

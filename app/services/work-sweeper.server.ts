@@ -1,10 +1,12 @@
 import { listUnemailedCompletionIds } from '~/models/completions.server';
 import { listUnfinishedLessons } from '~/models/lessons.server';
+import { listRunningRegenerations } from '~/models/lesson-regenerations.server';
 import { listUnsentMailIds } from '~/models/mail-queue.server';
 import { listUnfinishedOutlineIds } from '~/models/outlines.server';
 import { listUnfinishedQuizzes } from '~/models/quizzes.server';
 import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import { ensureLessonJobs } from '~/queues/lesson.server';
+import { ensureRegenerationJobs } from '~/queues/lesson-regeneration.server';
 import { mailQueueJobs } from '~/queues/mail.server';
 import { outlineQueue } from '~/queues/outline.server';
 import { ensureQuizJobs } from '~/queues/quiz.server';
@@ -15,7 +17,8 @@ import { emailUnsentReceipts } from './receipts.server';
 const MAIL_GRACE_MS = 2 * 60_000;
 
 /**
- * SQLite says what work is owed (outlines not written, lessons without theory or media, quizzes without questions, mail,
+ * SQLite says what work is owed (outlines not written, lessons without theory or media, lessons a member asked to
+ * have re-written, quizzes without questions, mail,
  * certificate and receipt emails not sent); Redis
  * only runs it. This gives each piece of owed work a live job again, whatever Redis lost: a
  * restart that kept nothing, an outage while a member submitted, a database restored to an
@@ -25,12 +28,16 @@ const MAIL_GRACE_MS = 2 * 60_000;
 export async function sweepLostWork(
   now = new Date(),
 ): Promise<
-  Record<'outlines' | 'lessons' | 'quizzes' | 'mails' | 'certificates' | 'receipts', number>
+  Record<
+    'outlines' | 'lessons' | 'regenerations' | 'quizzes' | 'mails' | 'certificates' | 'receipts',
+    number
+  >
 > {
   const outlines = await outlineQueue.ensure(
     listUnfinishedOutlineIds().map((outlineId) => ({ data: { outlineId } })),
   );
   const lessons = await ensureLessonJobs(listUnfinishedLessons());
+  const regenerations = await ensureRegenerationJobs(listRunningRegenerations());
   const quizzes = await ensureQuizJobs(listUnfinishedQuizzes());
   const mails = await mailQueueJobs.ensure(
     listUnsentMailIds(new Date(now.getTime() - MAIL_GRACE_MS)).map((mailId) => ({
@@ -44,7 +51,7 @@ export async function sweepLostWork(
     })),
   );
   const receipts = await emailUnsentReceipts(now);
-  const found = { outlines, lessons, quizzes, mails, certificates, receipts };
+  const found = { outlines, lessons, regenerations, quizzes, mails, certificates, receipts };
   if (Object.values(found).some((count) => count > 0)) log.warn('sweep.requeued', found);
   return found;
 }

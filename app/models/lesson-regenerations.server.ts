@@ -1,0 +1,164 @@
+import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { lessonRegenerations, lessons } from '../../db/schema';
+import { db, writeTransaction } from '~/utils/db.server';
+
+/**
+ * Re-writes of a lesson the member asked for (ADR 0020). The lesson row keeps its text until the
+ * new one is written; the one write that swaps them also keeps the old text here, so exactly one
+ * previous version exists, and restoring it uses it up.
+ */
+export type LessonRegeneration = typeof lessonRegenerations.$inferSelect;
+
+export function getRegeneration(lessonId: number): LessonRegeneration | undefined {
+  return db()
+    .select()
+    .from(lessonRegenerations)
+    .where(eq(lessonRegenerations.lessonId, lessonId))
+    .get();
+}
+
+/**
+ * Records a new request, unless one is running for the lesson: returns false then, so two
+ * requests at once start one job. A previous version kept from an earlier re-write stays
+ * until this one replaces it.
+ */
+export function startRegeneration(input: {
+  lessonId: number;
+  courseId: string;
+  userId: string;
+  token: string;
+  instruction: string;
+}): boolean {
+  const fresh = {
+    token: input.token,
+    instruction: input.instruction,
+    state: 'running' as const,
+    attempts: 0,
+    lastError: null,
+    requestedAt: new Date(),
+    finishedAt: null,
+  };
+  const result = db()
+    .insert(lessonRegenerations)
+    .values({ ...input, ...fresh })
+    .onConflictDoUpdate({
+      target: lessonRegenerations.lessonId,
+      set: fresh,
+      setWhere: ne(lessonRegenerations.state, 'running'),
+    })
+    .run();
+  return result.changes === 1;
+}
+
+/** What a regeneration job needs, or undefined when its request was replaced or is finished. */
+export function getRunningRegeneration(lessonId: number, token: string) {
+  return db()
+    .select({
+      regeneration: lessonRegenerations,
+      lesson: { title: lessons.title, theory: lessons.theory },
+    })
+    .from(lessonRegenerations)
+    .innerJoin(lessons, eq(lessons.id, lessonRegenerations.lessonId))
+    .where(
+      and(
+        eq(lessonRegenerations.lessonId, lessonId),
+        eq(lessonRegenerations.token, token),
+        eq(lessonRegenerations.state, 'running'),
+      ),
+    )
+    .get();
+}
+
+/**
+ * The new text replaces the lesson's and the old one becomes the previous version, in one
+ * transaction: a reader sees the old lesson or the new one, never neither. Only the request's
+ * own job writes, once; returns whether it did.
+ */
+export function storeRegeneratedLesson(lessonId: number, token: string, theory: string): boolean {
+  return writeTransaction((tx) => {
+    const current = tx
+      .select({ theory: lessons.theory })
+      .from(lessons)
+      .innerJoin(lessonRegenerations, eq(lessonRegenerations.lessonId, lessons.id))
+      .where(
+        and(
+          eq(lessons.id, lessonId),
+          eq(lessonRegenerations.token, token),
+          eq(lessonRegenerations.state, 'running'),
+        ),
+      )
+      .get();
+    if (!current) return false;
+    tx.update(lessons)
+      .set({ theory, generatedAt: new Date() })
+      .where(eq(lessons.id, lessonId))
+      .run();
+    tx.update(lessonRegenerations)
+      .set({
+        state: 'done',
+        previousTheory: current.theory,
+        lastError: null,
+        finishedAt: new Date(),
+      })
+      .where(eq(lessonRegenerations.lessonId, lessonId))
+      .run();
+    return true;
+  });
+}
+
+export function recordRegenerationFailure(
+  lessonId: number,
+  token: string,
+  failures: number,
+  message: string,
+) {
+  db()
+    .update(lessonRegenerations)
+    .set({ attempts: failures, lastError: message.slice(0, 500) })
+    .where(and(eq(lessonRegenerations.lessonId, lessonId), eq(lessonRegenerations.token, token)))
+    .run();
+}
+
+/** Puts the previous version back and forgets it (restore once). Returns whether it did. */
+export function restorePreviousLesson(lessonId: number): boolean {
+  return writeTransaction((tx) => {
+    const row = tx
+      .select({ previous: lessonRegenerations.previousTheory })
+      .from(lessonRegenerations)
+      .where(
+        and(
+          eq(lessonRegenerations.lessonId, lessonId),
+          eq(lessonRegenerations.state, 'done'),
+          isNotNull(lessonRegenerations.previousTheory),
+        ),
+      )
+      .get();
+    if (row?.previous == null) return false;
+    tx.update(lessons)
+      .set({ theory: row.previous, generatedAt: new Date() })
+      .where(eq(lessons.id, lessonId))
+      .run();
+    tx.update(lessonRegenerations)
+      .set({ previousTheory: null, finishedAt: new Date() })
+      .where(eq(lessonRegenerations.lessonId, lessonId))
+      .run();
+    return true;
+  });
+}
+
+/** Requests still owed a new text: the sweeper keeps a job for each. */
+export function listRunningRegenerations(): {
+  lessonId: number;
+  courseId: string;
+  token: string;
+}[] {
+  return db()
+    .select({
+      lessonId: lessonRegenerations.lessonId,
+      courseId: lessonRegenerations.courseId,
+      token: lessonRegenerations.token,
+    })
+    .from(lessonRegenerations)
+    .where(sql`${lessonRegenerations.state} = 'running'`)
+    .all();
+}
