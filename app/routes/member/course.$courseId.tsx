@@ -6,10 +6,19 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node';
-import { Form, Link, useFetcher, useLoaderData, useRevalidator } from '@remix-run/react';
-import { useEffect, useMemo } from 'react';
+import {
+  Form,
+  Link,
+  useFetcher,
+  useLoaderData,
+  useRevalidator,
+  type ClientActionFunctionArgs,
+} from '@remix-run/react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { z } from 'zod';
+import { LessonNotes } from '~/components/lesson-notes';
 import { LessonStream } from '~/components/lesson-stream';
+import { RegenerateLesson } from '~/components/regenerate-lesson';
 import { TutorPanel } from '~/components/tutor-panel';
 import { QuizLink } from '~/components/topic-quiz';
 import { VideoFacade } from '~/components/video-facade';
@@ -23,6 +32,8 @@ import {
 import { getCompletion } from '~/models/completions.server';
 import { getLessonOfCourse, markLessonDone, parseCredit } from '~/models/lessons.server';
 import { keepCourseGenerating, withJobService } from '~/services/course-generation.server';
+import { readLessonNote } from '~/services/lesson-notes.server';
+import { regenerationStatus } from '~/services/lesson-regeneration.server';
 import { courseQuizzes } from '~/services/quizzes.server';
 import courseStyles from '~/styles/course.css?url';
 import studyStyles from '~/styles/study.css?url';
@@ -87,6 +98,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       imageCredit: parseCredit(lesson.imageCredit),
       youtubeId: lesson.youtubeId,
     },
+    // The member's own notes on this lesson, and where a re-write of it stands.
+    note: readLessonNote(user.id, lesson.id).body,
+    regeneration: regenerationStatus(lesson.id),
     status,
     // Demo mode's videos are made up: YouTube would show an error in their place.
     videosEmbeddable: !env().mocked.youtube,
@@ -119,13 +133,42 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return { ok: true };
 }
 
-/** Tells the server, once per lesson and state, that the page is showing this lesson. */
+/**
+ * The report of an opened lesson is a courtesy to the server: a failed one (the browser is
+ * offline for a moment) must not replace the page with the error page. It answers `retry`, and
+ * `useReportOpened` sends it again later.
+ */
+export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  try {
+    return await serverAction<typeof action>();
+  } catch {
+    return { ok: false, retry: true };
+  }
+}
+
+const REPORT_RETRY_MS = 5_000;
+
+/**
+ * Tells the server, once per lesson and state, that the page is showing this lesson; a report
+ * that failed goes again when the browser is back online, or a few seconds later.
+ */
 function useReportOpened(lessonId: number, written: boolean) {
-  const fetcher = useFetcher<typeof action>();
+  const fetcher = useFetcher<typeof clientAction>();
   const { submit } = fetcher;
+  const failed = fetcher.state === 'idle' && fetcher.data && 'retry' in fetcher.data;
   useEffect(() => {
     submit({ intent: 'viewed', lessonId }, { method: 'post' });
   }, [lessonId, written, submit]);
+  useEffect(() => {
+    if (!failed) return;
+    const again = () => submit({ intent: 'viewed', lessonId }, { method: 'post' });
+    const timer = setTimeout(again, REPORT_RETRY_MS);
+    window.addEventListener('online', again, { once: true });
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('online', again);
+    };
+  }, [failed, lessonId, submit]);
 }
 
 type LessonState = CourseStatus['lessons'][number];
@@ -152,9 +195,13 @@ export default function CourseView() {
     lesson,
     status: loaded,
     videosEmbeddable,
+    note,
+    regeneration,
   } = useLoaderData<typeof loader>();
   const polled = useLongPoll(`/status/course/${course.id}`, loaded, finished);
   const revalidator = useRevalidator();
+  const { revalidate } = revalidator;
+  const reload = useCallback(() => revalidate(), [revalidate]);
   useReportOpened(lesson.id, Boolean(lesson.theory));
 
   const states = useMemo(() => {
@@ -185,6 +232,9 @@ export default function CourseView() {
         <span className="muted course-language" data-testid="course-language">
           {languageOf(course.language).name}
         </span>
+        <Link to={`/course/${course.id}/notes`} className="course-notes-link">
+          My notes
+        </Link>
         <ProgressCircle progress={progress} courseId={course.id} />
       </header>
       <div className="course-layout">
@@ -281,6 +331,11 @@ export default function CourseView() {
                 // Sanitized when stored (see the loader).
                 dangerouslySetInnerHTML={{ __html: lesson.theory }}
               />
+              <RegenerateLesson
+                key={`${lesson.id}:${regeneration.version}`}
+                status={regeneration}
+                onChanged={reload}
+              />
             </>
           ) : (
             <>
@@ -296,6 +351,7 @@ export default function CourseView() {
               </noscript>
             </>
           )}
+          <LessonNotes key={lesson.id} lessonId={lesson.id} initial={note} />
         </article>
         {lesson.theory ? <TutorPanel key={lesson.id} lessonId={lesson.id} /> : null}
       </div>
