@@ -3,6 +3,11 @@ import { markdownToSafeHtml, stripCodeFences } from './markdown.server';
 import { sanitizeHtml } from './sanitize-html.server';
 
 describe('markdownToSafeHtml', () => {
+  it('keeps single line breaks of typed text (notes) only when asked', () => {
+    expect(markdownToSafeHtml('one\ntwo', { lineBreaks: true })).toContain('one<br />');
+    expect(markdownToSafeHtml('one\ntwo')).not.toContain('<br');
+  });
+
   it('renders headings, lists and code', () => {
     const html = markdownToSafeHtml('## Title\n\n- one\n- two\n\n```js\nlet a = 1;\n```');
     expect(html).toContain('<h2>Title</h2>');

@@ -2,6 +2,8 @@ import { Marked } from 'marked';
 import { sanitizeHtml } from './sanitize-html.server';
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
+/** Text people type (notes) keeps its line breaks, as it looked when they wrote it. */
+const typed = new Marked({ gfm: true, breaks: true, async: false });
 
 /**
  * Strips a ``` fence wrapped around a whole answer, as models sometimes add
@@ -19,7 +21,7 @@ export function stripCodeFences(text: string, languages?: readonly string[]): st
   return fenced[2]!.trim();
 }
 
-/** Model Markdown to HTML that is safe to render. */
-export function markdownToSafeHtml(markdown: string): string {
-  return sanitizeHtml(marked.parse(markdown) as string);
+/** Model Markdown to HTML that is safe to render; `lineBreaks` keeps single line breaks. */
+export function markdownToSafeHtml(markdown: string, { lineBreaks = false } = {}): string {
+  return sanitizeHtml((lineBreaks ? typed : marked).parse(markdown) as string);
 }
