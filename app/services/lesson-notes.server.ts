@@ -57,7 +57,15 @@ export function courseNotesByTopic(userId: string, courseId: string): CourseNote
       title: topic.title,
       lessons: topic.lessons.flatMap((lesson) => {
         const body = bodies.get(lesson.id);
-        return body ? [{ id: lesson.id, title: lesson.title, html: markdownToSafeHtml(body, { lineBreaks: true }) }] : [];
+        return body
+          ? [
+              {
+                id: lesson.id,
+                title: lesson.title,
+                html: markdownToSafeHtml(body, { lineBreaks: true }),
+              },
+            ]
+          : [];
       }),
     }))
     .filter((topic) => topic.lessons.length > 0);
