@@ -17,7 +17,8 @@ async function sendNote(
   const answer = (await response.json().catch(() => ({}))) as { message?: string };
   // A refusal the member must act on is shown, not retried; the rest pass.
   const retry = response.status >= 500 || response.status === 429 || response.status === 408;
-  return { ok: false, retry, message: retry ? undefined : answer.message };
+  const gone = response.status === 404 || response.status === 401;
+  return { ok: false, retry, gone, message: retry ? undefined : answer.message };
 }
 
 const STATE_TEXT: Record<NoteState['kind'], string> = {

@@ -106,6 +106,16 @@ describe('NoteSaver', () => {
     expect(state()).toEqual({ kind: 'unsaved', message });
   });
 
+  it('drops the local copy of a lesson that is gone (404), so it is not sent again and again', async () => {
+    const { saver, storage } = setup('', [
+      { ok: false, retry: false, gone: true, message: 'Not Found' },
+    ]);
+    saver.start();
+    saver.change('orphan');
+    await vi.advanceTimersByTimeAsync(800);
+    expect(storage.getItem(noteStorageKey(7))).toBeNull();
+  });
+
   it('never has two saves in flight: a change during a save is sent after it', async () => {
     let release: (outcome: SendOutcome) => void = () => undefined;
     const sent: string[] = [];

@@ -9,7 +9,10 @@
 export type NoteState =
   { kind: 'saved' } | { kind: 'saving' } | { kind: 'unsaved'; message?: string };
 
-export type SendOutcome = { ok: true } | { ok: false; retry: boolean; message?: string };
+export type SendOutcome =
+  | { ok: true }
+  /** `gone`: the lesson is not the member's (deleted, or another account): drop the local copy. */
+  | { ok: false; retry: boolean; message?: string; gone?: boolean };
 
 export interface NoteStorage {
   getItem(key: string): string | null;
@@ -151,6 +154,7 @@ export class NoteSaver {
       } else if (this.timer === undefined) void this.flush();
       return;
     }
+    if (outcome.gone) this.forgetLocally();
     this.options.onState({ kind: 'unsaved', message: outcome.message });
     if (!outcome.retry) return;
     this.failures += 1;
