@@ -53,8 +53,8 @@ function ownCourse(user: { id: string }, courseId: string | undefined) {
  * reads, so a revalidation or a link prefetch changes nothing; the page tells
  * the action below which lesson the member actually opened.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
   const course = ownCourse(user, params.courseId);
   const topics = courseOutline(course.id);
   const all = topics.flatMap((topic) => topic.lessons);
