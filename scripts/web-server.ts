@@ -12,6 +12,7 @@ import { closeReconnectableStreams } from '~/utils/event-stream.server';
 import { isCrossSiteRequest } from '~/utils/origin.server';
 import { applySecurityHeaders } from '~/utils/security-headers.server';
 import { canKeepSecureCookies, withoutSecure } from '~/utils/cookies.server';
+import { directLoaders } from './lib/direct-loaders';
 
 /**
  * A web process: Express serving the production Remix build. `scripts/web.ts` runs
@@ -26,13 +27,14 @@ export async function startWebServer(buildDir = path.resolve('build')) {
   app.disable('x-powered-by');
   // Behind a reverse proxy, req.ip is the client's only if we trust the proxy's header.
   app.set('trust proxy', TRUST_PROXY);
-  app.use(compression());
+  // Below a kilobyte gzip saves less than it costs; bodies of unknown length (Remix's streams)
+  // are compressed whatever their size.
+  app.use(compression({ threshold: 1024 }));
+  const securityHeaders = securityHeadersFor(NODE_ENV === 'production');
   app.use((req, res, next) => {
     const nonce = randomBytes(16).toString('base64');
     res.locals.cspNonce = nonce;
-    const headers = new Headers();
-    applySecurityHeaders(headers, nonce, NODE_ENV === 'production');
-    headers.forEach((value, name) => res.setHeader(name, value));
+    for (const [name, value] of securityHeaders(nonce)) res.setHeader(name, value);
     // req.secure reads X-Forwarded-Proto only from a trusted proxy.
     if (req.secure)
       res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
@@ -68,28 +70,43 @@ export async function startWebServer(buildDir = path.resolve('build')) {
     if (refused.allow) res.set('Allow', refused.allow);
     res.status(refused.status).json({ success: false, message: refused.message });
   });
+  const getLoadContext = (req: Request, res: Response) => ({
+    cspNonce: String(res.locals.cspNonce),
+    clientIp: req.ip ?? 'unknown',
+  });
+  app.use(directLoaders(build, DIRECT_LOADER_PATHS, getLoadContext));
   app.use(
     '/assets',
     express.static(path.join(buildDir, 'client/assets'), { immutable: true, maxAge: '1y' }),
   );
-  app.use(express.static(path.join(buildDir, 'client'), { maxAge: '1h' }));
-  app.all(
-    '*',
-    createRequestHandler({
-      build,
-      mode: NODE_ENV,
-      getLoadContext: (req, res) => ({
-        cspNonce: String(res.locals.cspNonce),
-        clientIp: req.ip ?? 'unknown',
-      }),
-    }),
+  // The API has no files: no stat() of the public folder for each call.
+  const publicFiles = express.static(path.join(buildDir, 'client'), { maxAge: '1h' });
+  app.use((req, res, next) =>
+    req.path.startsWith('/api/') ? next() : publicFiles(req, res, next),
   );
+  app.all('*', createRequestHandler({ build, mode: NODE_ENV, getLoadContext }));
   return new Promise<ReturnType<typeof app.listen>>((resolve) => {
     const server = app.listen(PORT, () => {
       log.info('web.ready', { port: PORT, pid: process.pid });
       resolve(server);
     });
   });
+}
+
+/**
+ * The hot JSON reads answered by their route's loader without Remix's matching around it
+ * (ADR 0023). Each must be a parameterless GET resource route.
+ */
+const DIRECT_LOADER_PATHS = ['/api/courses'];
+
+/** The security headers, worked out once; only the CSP nonce changes per request. */
+function securityHeadersFor(production: boolean) {
+  const marker = 'NONCE-PLACEHOLDER';
+  const headers = new Headers();
+  applySecurityHeaders(headers, marker, production);
+  const entries = [...headers.entries()];
+  return (nonce: string) =>
+    entries.map(([name, value]) => [name, value.replace(marker, nonce)] as const);
 }
 
 /**
