@@ -12,7 +12,7 @@ import { closeReconnectableStreams } from '~/utils/event-stream.server';
 import { isCrossSiteRequest } from '~/utils/origin.server';
 import { applySecurityHeaders } from '~/utils/security-headers.server';
 import { canKeepSecureCookies, withoutSecure } from '~/utils/cookies.server';
-import { directLoaders } from './lib/direct-loaders';
+import { directJsonRoutes } from './lib/direct-json-routes';
 
 /**
  * A web process: Express serving the production Remix build. `scripts/web.ts` runs
@@ -74,7 +74,7 @@ export async function startWebServer(buildDir = path.resolve('build')) {
     cspNonce: String(res.locals.cspNonce),
     clientIp: req.ip ?? 'unknown',
   });
-  app.use(directLoaders(build, DIRECT_LOADER_PATHS, getLoadContext));
+  app.use(directJsonRoutes(build, getLoadContext));
   app.use(
     '/assets',
     express.static(path.join(buildDir, 'client/assets'), { immutable: true, maxAge: '1y' }),
@@ -92,12 +92,6 @@ export async function startWebServer(buildDir = path.resolve('build')) {
     });
   });
 }
-
-/**
- * The hot JSON reads answered by their route's loader without Remix's matching around it
- * (ADR 0023). Each must be a parameterless GET resource route.
- */
-const DIRECT_LOADER_PATHS = ['/api/courses'];
 
 /** The security headers, worked out once; only the CSP nonce changes per request. */
 function securityHeadersFor(production: boolean) {

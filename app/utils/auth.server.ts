@@ -5,6 +5,7 @@ import { isAdmin, type User } from '~/models/users.server';
 import { secureCookies } from './cookies.server';
 import { safeRedirect } from './redirect';
 import { withCookies } from './responses.server';
+import type { RequestLike } from './json-route.server';
 import { toastHeader } from './toast.server';
 import { db, preparedStatement } from './db.server';
 import { env } from './env.server';
@@ -35,7 +36,7 @@ function sessionCookie(): SessionCookie {
   return cookieCache.cookie;
 }
 
-async function readSessionToken(request: Request): Promise<string | null> {
+async function readSessionToken(request: RequestLike): Promise<string | null> {
   const value: unknown = await sessionCookie().parse(request.headers.get('Cookie'));
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
@@ -68,7 +69,10 @@ const sessionUserStatement = preparedStatement((db) =>
 const readsOfRequest = new WeakMap<AppLoadContext, Promise<User | null>>();
 
 /** The signed-in user, or null. Identity comes only from the session cookie. */
-export function getSessionUser(request: Request, context?: AppLoadContext): Promise<User | null> {
+export function getSessionUser(
+  request: RequestLike,
+  context?: AppLoadContext,
+): Promise<User | null> {
   if (!context) return readSessionUser(request);
   let read = readsOfRequest.get(context);
   if (!read) {
@@ -78,7 +82,7 @@ export function getSessionUser(request: Request, context?: AppLoadContext): Prom
   return read;
 }
 
-async function readSessionUser(request: Request): Promise<User | null> {
+async function readSessionUser(request: RequestLike): Promise<User | null> {
   const token = await readSessionToken(request);
   if (!token) return null;
   const row = sessionUserStatement().get({ id: hashToken(token), now: Date.now() });
@@ -124,7 +128,10 @@ export async function requireAdmin(request: Request): Promise<User> {
 }
 
 /** For /api routes: a JSON 401/403 instead of a redirect. */
-export async function requireApiUser(request: Request, context?: AppLoadContext): Promise<User> {
+export async function requireApiUser(
+  request: RequestLike,
+  context?: AppLoadContext,
+): Promise<User> {
   const user = await getSessionUser(request, context);
   if (!user) throw Response.json({ success: false, message: 'Please sign in' }, { status: 401 });
   return user;
