@@ -220,15 +220,17 @@ const lessonStateColumns = {
   mediaState: lessons.mediaState,
 };
 
-/** Topics and lessons of a course without lesson bodies (sidebar, status). */
-export function courseOutline(courseId: string): TopicSummary[] {
-  const topicRows = db()
+const outlineTopicsStatement = preparedStatement((db) =>
+  db
     .select({ id: topics.id, title: topics.title })
     .from(topics)
-    .where(eq(topics.courseId, courseId))
+    .where(eq(topics.courseId, sql.placeholder('courseId')))
     .orderBy(asc(topics.position))
-    .all();
-  const lessonRows = db()
+    .prepare(),
+);
+
+const outlineLessonsStatement = preparedStatement((db) =>
+  db
     .select({
       ...lessonStateColumns,
       topicId: lessons.topicId,
@@ -236,9 +238,15 @@ export function courseOutline(courseId: string): TopicSummary[] {
       title: lessons.title,
     })
     .from(lessons)
-    .where(eq(lessons.courseId, courseId))
+    .where(eq(lessons.courseId, sql.placeholder('courseId')))
     .orderBy(asc(lessons.ordinal))
-    .all();
+    .prepare(),
+);
+
+/** Topics and lessons of a course without lesson bodies (sidebar, status). */
+export function courseOutline(courseId: string): TopicSummary[] {
+  const topicRows = outlineTopicsStatement().all({ courseId });
+  const lessonRows = outlineLessonsStatement().all({ courseId });
   return topicRows.map((topic) => ({
     ...topic,
     lessons: lessonRows
@@ -268,6 +276,26 @@ export function courseStatus(courseId: string): CourseStatus {
     .where(eq(lessons.courseId, courseId))
     .orderBy(asc(lessons.ordinal))
     .all();
+  return statusOfLessons(courseId, rows);
+}
+
+/**
+ * The same status from lesson rows already read (the course view reads its outline once and
+ * derives the rest), in lesson order.
+ */
+export function statusOfLessons(
+  courseId: string,
+  lessonRows: (Omit<LessonSummary, 'title' | 'ordinal'> & { ordinal?: number })[],
+): CourseStatus {
+  const rows = [...lessonRows]
+    .sort((a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0))
+    .map(({ id, done, state, attempts, mediaState }) => ({
+      id,
+      done,
+      state,
+      attempts,
+      mediaState,
+    }));
   const ready = rows.filter((row) => row.state === 'done').length;
   return {
     courseId,

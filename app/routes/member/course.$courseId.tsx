@@ -16,8 +16,8 @@ import { VideoFacade } from '~/components/video-facade';
 import { ProgressCircle } from '~/components/progress-circle';
 import {
   courseOutline,
-  courseStatus,
   getCourseForUser,
+  statusOfLessons,
   type CourseStatus,
 } from '~/models/courses.server';
 import { getCompletion } from '~/models/completions.server';
@@ -63,7 +63,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!selected) throw new Response('Not Found', { status: 404 });
 
   const lesson = getLessonOfCourse(selected.id, course.id)!;
-  const status = withJobService(courseStatus(course.id));
+  // One read of the lessons: the outline, the status and the quizzes' state all come from it.
+  const status = withJobService(statusOfLessons(course.id, all));
   return {
     course: {
       id: course.id,
@@ -74,7 +75,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     },
     topics,
     // Titles and scores only: a quiz's questions and answers never reach this page.
-    quizzes: courseQuizzes(course.id, user.id),
+    quizzes: courseQuizzes(course.id, user.id, {
+      total: all.length,
+      done: all.filter((item) => item.done).length,
+    }),
     lesson: {
       id: lesson.id,
       title: lesson.title,
