@@ -14,6 +14,9 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyl
 export const meta: MetaFunction = () => [{ title: 'My Courses | CourseGen' }];
 
 const TYPE_LABELS = COURSE_TYPE_LABELS;
+// One formatter for every card: toLocaleDateString builds a new one per call, which was the
+// largest cost of rendering /home.
+const CARD_DATE = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC' });
 
 /**
  * The member's own courses, newest first, a page at a time (cards only: no lesson is read).
@@ -103,7 +106,7 @@ export default function Home() {
               </p>
               <p className="muted">
                 <time dateTime={course.createdAt}>
-                  {new Date(course.createdAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}
+                  {CARD_DATE.format(new Date(course.createdAt))}
                 </time>
               </p>
               <QuizResultsLine summary={course.quizzes} />
