@@ -33,6 +33,7 @@ export async function startWebServer(buildDir = path.resolve('build')) {
   const compress = compression({ threshold: 1024 });
   app.use((req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));
   const securityHeaders = securityHeadersFor(NODE_ENV === 'production');
+  const appOrigin = new URL(APP_URL).origin;
   app.use((req, res, next) => {
     const nonce = newNonce();
     res.locals.cspNonce = nonce;
@@ -45,8 +46,9 @@ export async function startWebServer(buildDir = path.resolve('build')) {
   app.use(privateWhenSignedIn);
   app.use(cookiesForScheme);
   app.use((req, res, next) => {
-    const ownOrigins = [new URL(APP_URL).origin, `${req.protocol}://${req.get('host')}`];
-    if (isCrossSiteRequest(req.method, req.get('origin'), ownOrigins)) {
+    const origin = req.get('origin');
+    const ownOrigins = () => [appOrigin, `${req.protocol}://${req.get('host')}`];
+    if (origin && isCrossSiteRequest(req.method, origin, ownOrigins())) {
       res.status(403).json({ success: false, message: 'Cross-site requests are not allowed' });
       return;
     }
@@ -74,7 +76,10 @@ export async function startWebServer(buildDir = path.resolve('build')) {
   });
   const getLoadContext = (req: Request, res: Response) => ({
     cspNonce: String(res.locals.cspNonce),
-    clientIp: req.ip ?? 'unknown',
+    // Resolved when a loader asks (rate limits), not for every request.
+    get clientIp() {
+      return req.ip ?? 'unknown';
+    },
   });
   app.use(directJsonRoutes(build, getLoadContext));
   app.use(
