@@ -35,4 +35,3 @@ export const coursesApi = jsonRoute('courses', async (request, context) => {
     headers,
   };
 });
-
