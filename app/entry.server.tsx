@@ -10,6 +10,8 @@ import { env } from './utils/env.server';
 import { log } from './utils/logger.server';
 import { BUSY_HEADERS } from './utils/responses.server';
 import { startVendorMocks } from './utils/mocks.server';
+import type { JsonHandler } from './utils/json-route.server';
+import { coursesApi } from './routes/courses-api.server';
 
 const ABORT_DELAY = 5_000;
 
@@ -18,6 +20,14 @@ env();
 startVendorMocks();
 
 export const streamTimeout = ABORT_DELAY;
+
+/**
+ * The hottest JSON reads, which the express server answers by calling their route's own
+ * handler without Remix's request handling around it (ADR 0023). Parameterless GETs only.
+ */
+export const directJsonRoutes: Record<string, JsonHandler> = {
+  '/api/courses': coursesApi.answer,
+};
 
 /**
  * Remix hands the document renderer errors stripped of their details in production, so

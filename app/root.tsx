@@ -44,10 +44,10 @@ export const meta: MetaFunction = () => [
   },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const [theme, user, { toast: pendingToast, header }] = await Promise.all([
     getTheme(request),
-    getSessionUser(request),
+    getSessionUser(request, context),
     takeToast(request),
   ]);
   return withHeaders(

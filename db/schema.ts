@@ -153,7 +153,8 @@ export const courses = sqliteTable(
     language: text('language').notNull().default('en'),
   },
   (t) => [
-    index('courses_user_created_idx').on(t.userId, t.createdAt),
+    // Keyset pages of a member's courses (migration 0013).
+    index('courses_user_created_id_idx').on(t.userId, t.createdAt, t.id),
     index('courses_created_idx').on(t.createdAt, t.id),
     index('courses_type_idx').on(t.type),
   ],

@@ -12,6 +12,7 @@ import { closeReconnectableStreams } from '~/utils/event-stream.server';
 import { isCrossSiteRequest } from '~/utils/origin.server';
 import { applySecurityHeaders } from '~/utils/security-headers.server';
 import { canKeepSecureCookies, withoutSecure } from '~/utils/cookies.server';
+import { directJsonRoutes } from './lib/direct-json-routes';
 
 /**
  * A web process: Express serving the production Remix build. `scripts/web.ts` runs
@@ -26,13 +27,17 @@ export async function startWebServer(buildDir = path.resolve('build')) {
   app.disable('x-powered-by');
   // Behind a reverse proxy, req.ip is the client's only if we trust the proxy's header.
   app.set('trust proxy', TRUST_PROXY);
-  app.use(compression());
+  // Below a kilobyte gzip saves less than it costs; bodies of unknown length (Remix's streams)
+  // are compressed whatever their size.
+  // A client that accepts no encoding (most API clients) costs compression nothing.
+  const compress = compression({ threshold: 1024 });
+  app.use((req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));
+  const securityHeaders = securityHeadersFor(NODE_ENV === 'production');
+  const appOrigin = new URL(APP_URL).origin;
   app.use((req, res, next) => {
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = newNonce();
     res.locals.cspNonce = nonce;
-    const headers = new Headers();
-    applySecurityHeaders(headers, nonce, NODE_ENV === 'production');
-    headers.forEach((value, name) => res.setHeader(name, value));
+    for (const [name, value] of securityHeaders(nonce)) res.setHeader(name, value);
     // req.secure reads X-Forwarded-Proto only from a trusted proxy.
     if (req.secure)
       res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
@@ -41,8 +46,9 @@ export async function startWebServer(buildDir = path.resolve('build')) {
   app.use(privateWhenSignedIn);
   app.use(cookiesForScheme);
   app.use((req, res, next) => {
-    const ownOrigins = [new URL(APP_URL).origin, `${req.protocol}://${req.get('host')}`];
-    if (isCrossSiteRequest(req.method, req.get('origin'), ownOrigins)) {
+    const origin = req.get('origin');
+    const ownOrigins = () => [appOrigin, `${req.protocol}://${req.get('host')}`];
+    if (origin && isCrossSiteRequest(req.method, origin, ownOrigins())) {
       res.status(403).json({ success: false, message: 'Cross-site requests are not allowed' });
       return;
     }
@@ -68,28 +74,49 @@ export async function startWebServer(buildDir = path.resolve('build')) {
     if (refused.allow) res.set('Allow', refused.allow);
     res.status(refused.status).json({ success: false, message: refused.message });
   });
+  const getLoadContext = (req: Request, res: Response) => ({
+    cspNonce: String(res.locals.cspNonce),
+    // Resolved when a loader asks (rate limits), not for every request.
+    get clientIp() {
+      return req.ip ?? 'unknown';
+    },
+  });
+  app.use(directJsonRoutes(build, getLoadContext));
   app.use(
     '/assets',
     express.static(path.join(buildDir, 'client/assets'), { immutable: true, maxAge: '1y' }),
   );
-  app.use(express.static(path.join(buildDir, 'client'), { maxAge: '1h' }));
-  app.all(
-    '*',
-    createRequestHandler({
-      build,
-      mode: NODE_ENV,
-      getLoadContext: (req, res) => ({
-        cspNonce: String(res.locals.cspNonce),
-        clientIp: req.ip ?? 'unknown',
-      }),
-    }),
+  // The API has no files: no stat() of the public folder for each call.
+  const publicFiles = express.static(path.join(buildDir, 'client'), { maxAge: '1h' });
+  app.use((req, res, next) =>
+    req.path.startsWith('/api/') ? next() : publicFiles(req, res, next),
   );
+  app.all('*', createRequestHandler({ build, mode: NODE_ENV, getLoadContext }));
   return new Promise<ReturnType<typeof app.listen>>((resolve) => {
     const server = app.listen(PORT, () => {
       log.info('web.ready', { port: PORT, pid: process.pid });
       resolve(server);
     });
   });
+}
+
+/** 16 random bytes for each CSP nonce, cut from a pool: one system call per 256 requests. */
+let noncePool = Buffer.alloc(0);
+function newNonce(): string {
+  if (noncePool.length < 16) noncePool = randomBytes(4096);
+  const nonce = noncePool.subarray(0, 16).toString('base64');
+  noncePool = noncePool.subarray(16);
+  return nonce;
+}
+
+/** The security headers, worked out once; only the CSP nonce changes per request. */
+function securityHeadersFor(production: boolean) {
+  const marker = 'NONCE-PLACEHOLDER';
+  const headers = new Headers();
+  applySecurityHeaders(headers, marker, production);
+  const entries = [...headers.entries()];
+  return (nonce: string) =>
+    entries.map(([name, value]) => [name, value.replace(marker, nonce)] as const);
 }
 
 /**

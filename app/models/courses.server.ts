@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   courseCompletions,
   courses,
@@ -9,7 +9,8 @@ import {
   type GenerationState,
   type MediaState,
 } from '../../db/schema';
-import { db, writeTransaction } from '~/utils/db.server';
+import { db, preparedStatement, writeTransaction } from '~/utils/db.server';
+import type { Db } from '../../db/connection';
 import { insertCourseQuizzes } from './quizzes.server';
 import { newId } from '~/utils/ids.server';
 import { progressOf } from '~/domain/progress';
@@ -101,12 +102,18 @@ export function createCourseWithLessons(input: {
 
 /** Another member's course is as absent as one that never existed. */
 export function getCourseForUser(id: string, userId: string): Course | undefined {
-  return db()
+  return ownCourseStatement().get({ id, userId });
+}
+
+const ownCourseStatement = preparedStatement((db) =>
+  db
     .select()
     .from(courses)
-    .where(and(eq(courses.id, id), eq(courses.userId, userId)))
-    .get();
-}
+    .where(
+      and(eq(courses.id, sql.placeholder('id')), eq(courses.userId, sql.placeholder('userId'))),
+    )
+    .prepare(),
+);
 
 export function deleteCourse(id: string) {
   db().delete(courses).where(eq(courses.id, id)).run();
@@ -122,23 +129,61 @@ export interface CourseCard {
   language: string;
 }
 
-/** The member's courses, newest first, without any lesson (for /home and /api/courses). */
-export function listCoursesForUser(userId: string): CourseCard[] {
-  return db()
-    .select({
-      id: courses.id,
-      mainTopic: courses.mainTopic,
-      type: courses.type,
-      photoUrl: courses.photoUrl,
-      createdAt: courses.createdAt,
-      completedAt: courseCompletions.completedAt,
-      language: courses.language,
-    })
+const cardColumns = {
+  id: courses.id,
+  mainTopic: courses.mainTopic,
+  type: courses.type,
+  photoUrl: courses.photoUrl,
+  createdAt: courses.createdAt,
+  completedAt: courseCompletions.completedAt,
+  language: courses.language,
+};
+
+/** Where a page of a member's courses starts: just after this course (keyset, never OFFSET). */
+export interface CourseKey {
+  createdAtMs: number;
+  id: string;
+}
+
+const cardsOf = (db: Db) =>
+  db
+    .select(cardColumns)
     .from(courses)
-    .leftJoin(courseCompletions, eq(courseCompletions.courseId, courses.id))
-    .where(eq(courses.userId, userId))
+    .leftJoin(courseCompletions, eq(courseCompletions.courseId, courses.id));
+
+const firstCardsStatement = preparedStatement((db) =>
+  cardsOf(db)
+    .where(eq(courses.userId, sql.placeholder('userId')))
     .orderBy(desc(courses.createdAt), desc(courses.id))
-    .all();
+    .limit(sql.placeholder('limit'))
+    .prepare(),
+);
+
+// The row-value comparison walks courses_user_created_idx from the key on, whatever the page.
+const laterCardsStatement = preparedStatement((db) =>
+  cardsOf(db)
+    .where(
+      and(
+        eq(courses.userId, sql.placeholder('userId')),
+        sql`(${courses.createdAt}, ${courses.id}) < (${sql.placeholder('createdAt')}, ${sql.placeholder('id')})`,
+      ),
+    )
+    .orderBy(desc(courses.createdAt), desc(courses.id))
+    .limit(sql.placeholder('limit'))
+    .prepare(),
+);
+
+/**
+ * A page of the member's courses, newest first, without any lesson (for /home and
+ * /api/courses): at most `limit`, after `after` when given.
+ */
+export function listCoursesForUser(
+  userId: string,
+  { limit, after }: { limit: number; after?: CourseKey | null },
+): CourseCard[] {
+  return after
+    ? laterCardsStatement().all({ userId, limit, createdAt: after.createdAtMs, id: after.id })
+    : firstCardsStatement().all({ userId, limit });
 }
 
 /** The card photo, set once. */
@@ -175,15 +220,17 @@ const lessonStateColumns = {
   mediaState: lessons.mediaState,
 };
 
-/** Topics and lessons of a course without lesson bodies (sidebar, status). */
-export function courseOutline(courseId: string): TopicSummary[] {
-  const topicRows = db()
+const outlineTopicsStatement = preparedStatement((db) =>
+  db
     .select({ id: topics.id, title: topics.title })
     .from(topics)
-    .where(eq(topics.courseId, courseId))
+    .where(eq(topics.courseId, sql.placeholder('courseId')))
     .orderBy(asc(topics.position))
-    .all();
-  const lessonRows = db()
+    .prepare(),
+);
+
+const outlineLessonsStatement = preparedStatement((db) =>
+  db
     .select({
       ...lessonStateColumns,
       topicId: lessons.topicId,
@@ -191,9 +238,15 @@ export function courseOutline(courseId: string): TopicSummary[] {
       title: lessons.title,
     })
     .from(lessons)
-    .where(eq(lessons.courseId, courseId))
+    .where(eq(lessons.courseId, sql.placeholder('courseId')))
     .orderBy(asc(lessons.ordinal))
-    .all();
+    .prepare(),
+);
+
+/** Topics and lessons of a course without lesson bodies (sidebar, status). */
+export function courseOutline(courseId: string): TopicSummary[] {
+  const topicRows = outlineTopicsStatement().all({ courseId });
+  const lessonRows = outlineLessonsStatement().all({ courseId });
   return topicRows.map((topic) => ({
     ...topic,
     lessons: lessonRows
@@ -223,6 +276,26 @@ export function courseStatus(courseId: string): CourseStatus {
     .where(eq(lessons.courseId, courseId))
     .orderBy(asc(lessons.ordinal))
     .all();
+  return statusOfLessons(courseId, rows);
+}
+
+/**
+ * The same status from lesson rows already read (the course view reads its outline once and
+ * derives the rest), in lesson order.
+ */
+export function statusOfLessons(
+  courseId: string,
+  lessonRows: (Omit<LessonSummary, 'title' | 'ordinal'> & { ordinal?: number })[],
+): CourseStatus {
+  const rows = [...lessonRows]
+    .sort((a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0))
+    .map(({ id, done, state, attempts, mediaState }) => ({
+      id,
+      done,
+      state,
+      attempts,
+      mediaState,
+    }));
   const ready = rows.filter((row) => row.state === 'done').length;
   return {
     courseId,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { courses, lessons, quizAttempts, quizzes, type QuizQuestion } from '../../db/schema';
 import { db, type Transaction } from '~/utils/db.server';
 
@@ -187,13 +187,18 @@ export function scoresOfCourse(courseId: string, userId: string): Map<number, Qu
   return scores;
 }
 
-/** For the course cards: how many quizzes each course has and how many the member has taken. */
+/**
+ * For the course cards shown (a page of them): how many quizzes each course has and how many the
+ * member has taken.
+ */
 export function quizSummariesOfUser(
   userId: string,
+  courseIds: string[],
 ): Map<
   string,
   { quizzes: number; taken: number; examBest: { score: number; total: number } | null }
 > {
+  if (courseIds.length === 0) return new Map();
   const rows = db()
     .select({
       courseId: quizzes.courseId,
@@ -208,7 +213,7 @@ export function quizSummariesOfUser(
       quizAttempts,
       and(eq(quizAttempts.quizId, quizzes.id), eq(quizAttempts.userId, userId)),
     )
-    .where(eq(courses.userId, userId))
+    .where(and(eq(courses.userId, userId), inArray(quizzes.courseId, courseIds)))
     .groupBy(quizzes.id)
     .all();
   const summaries = new Map<

@@ -56,11 +56,18 @@ function isOpen(quiz: Quiz, lessons: { total: number; done: number }) {
   );
 }
 
-/** The course's quizzes with the member's best and last scores (no questions). */
-export function courseQuizzes(courseId: string, userId: string): QuizSummary[] {
+/**
+ * The course's quizzes with the member's best and last scores (no questions). A caller that has
+ * the course's lessons at hand passes how many are done, and they are not read again.
+ */
+export function courseQuizzes(
+  courseId: string,
+  userId: string,
+  lessonsDone: { total: number; done: number } = lessonsDoneOfCourse(courseId),
+): QuizSummary[] {
   const quizzes = listQuizzesOfCourse(courseId);
   const scores = scoresOfCourse(courseId, userId);
-  const lessons = lessonsDoneOfCourse(courseId);
+  const lessons = lessonsDone;
   return quizzes.map((quiz) => {
     const score = scores.get(quiz.id);
     return {

@@ -1,29 +1,42 @@
-import { createCookie, redirect } from '@remix-run/node';
-import { and, eq, gt } from 'drizzle-orm';
+import { createCookie, redirect, type AppLoadContext } from '@remix-run/node';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema';
 import { isAdmin, type User } from '~/models/users.server';
 import { secureCookies } from './cookies.server';
 import { safeRedirect } from './redirect';
 import { withCookies } from './responses.server';
+import type { RequestLike } from './json-route.server';
 import { toastHeader } from './toast.server';
-import { db } from './db.server';
+import { db, preparedStatement } from './db.server';
 import { env } from './env.server';
 import { hashToken, newSecretToken } from './ids.server';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-function sessionCookie() {
-  return createCookie('__session', {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: secureCookies(),
-    secrets: [env().SESSION_SECRET],
-    maxAge: SESSION_TTL_MS / 1000,
-  });
+type SessionCookie = ReturnType<typeof createCookie>;
+let cookieCache: { secret: string; secure: boolean; cookie: SessionCookie } | undefined;
+
+/** Made once per secret and scheme rule, not on every request. */
+function sessionCookie(): SessionCookie {
+  const secret = env().SESSION_SECRET;
+  const secure = secureCookies();
+  if (cookieCache?.secret !== secret || cookieCache.secure !== secure)
+    cookieCache = {
+      secret,
+      secure,
+      cookie: createCookie('__session', {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        secrets: [secret],
+        maxAge: SESSION_TTL_MS / 1000,
+      }),
+    };
+  return cookieCache.cookie;
 }
 
-async function readSessionToken(request: Request): Promise<string | null> {
+async function readSessionToken(request: RequestLike): Promise<string | null> {
   const value: unknown = await sessionCookie().parse(request.headers.get('Cookie'));
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
@@ -38,16 +51,41 @@ export async function createSession(userId: string): Promise<string> {
   return sessionCookie().serialize(token);
 }
 
-/** The signed-in user, or null. Identity comes only from the session cookie. */
-export async function getSessionUser(request: Request): Promise<User | null> {
-  const token = await readSessionToken(request);
-  if (!token) return null;
-  const row = db()
+const sessionUserStatement = preparedStatement((db) =>
+  db
     .select({ user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, hashToken(token)), gt(sessions.expiresAt, new Date())))
-    .get();
+    .where(
+      and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql.placeholder('now'))),
+    )
+    .prepare(),
+);
+
+/**
+ * One session read per request: Remix hands each loader (root's, the page's) its own copy of
+ * the request but the same load context, so the answer is kept on the context.
+ */
+const readsOfRequest = new WeakMap<AppLoadContext, Promise<User | null>>();
+
+/** The signed-in user, or null. Identity comes only from the session cookie. */
+export function getSessionUser(
+  request: RequestLike,
+  context?: AppLoadContext,
+): Promise<User | null> {
+  if (!context) return readSessionUser(request);
+  let read = readsOfRequest.get(context);
+  if (!read) {
+    read = readSessionUser(request);
+    readsOfRequest.set(context, read);
+  }
+  return read;
+}
+
+async function readSessionUser(request: RequestLike): Promise<User | null> {
+  const token = await readSessionToken(request);
+  if (!token) return null;
+  const row = sessionUserStatement().get({ id: hashToken(token), now: Date.now() });
   return row?.user ?? null;
 }
 
@@ -68,8 +106,8 @@ function safeRedirectTarget(request: Request): string {
 }
 
 /** For pages: a visitor is sent to /signin and brought back afterwards. */
-export async function requireUser(request: Request): Promise<User> {
-  const user = await getSessionUser(request);
+export async function requireUser(request: Request, context?: AppLoadContext): Promise<User> {
+  const user = await getSessionUser(request, context);
   if (!user) {
     const params = new URLSearchParams({ redirectTo: safeRedirectTarget(request) });
     throw redirect(`/signin?${params}`);
@@ -90,8 +128,11 @@ export async function requireAdmin(request: Request): Promise<User> {
 }
 
 /** For /api routes: a JSON 401/403 instead of a redirect. */
-export async function requireApiUser(request: Request): Promise<User> {
-  const user = await getSessionUser(request);
+export async function requireApiUser(
+  request: RequestLike,
+  context?: AppLoadContext,
+): Promise<User> {
+  const user = await getSessionUser(request, context);
   if (!user) throw Response.json({ success: false, message: 'Please sign in' }, { status: 401 });
   return user;
 }

@@ -33,3 +33,21 @@ export function isDatabaseBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
+
+/**
+ * A statement built and prepared once per connection, for the queries every request runs:
+ * building a drizzle query and preparing it costs more than running it (issue 16's profile).
+ * Keyed by the connection, so a test that closes and reopens the database gets fresh ones.
+ */
+export function preparedStatement<T>(build: (db: Db) => T): () => T {
+  const cache = new WeakMap<Db, T>();
+  return () => {
+    const connection = db();
+    let statement = cache.get(connection);
+    if (statement === undefined) {
+      statement = build(connection);
+      cache.set(connection, statement);
+    }
+    return statement;
+  };
+}

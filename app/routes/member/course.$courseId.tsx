@@ -25,8 +25,8 @@ import { VideoFacade } from '~/components/video-facade';
 import { ProgressCircle } from '~/components/progress-circle';
 import {
   courseOutline,
-  courseStatus,
   getCourseForUser,
+  statusOfLessons,
   type CourseStatus,
 } from '~/models/courses.server';
 import { getCompletion } from '~/models/completions.server';
@@ -64,8 +64,8 @@ function ownCourse(user: { id: string }, courseId: string | undefined) {
  * reads, so a revalidation or a link prefetch changes nothing; the page tells
  * the action below which lesson the member actually opened.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
   const course = ownCourse(user, params.courseId);
   const topics = courseOutline(course.id);
   const all = topics.flatMap((topic) => topic.lessons);
@@ -74,7 +74,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!selected) throw new Response('Not Found', { status: 404 });
 
   const lesson = getLessonOfCourse(selected.id, course.id)!;
-  const status = withJobService(courseStatus(course.id));
+  // One read of the lessons: the outline, the status and the quizzes' state all come from it.
+  const status = withJobService(statusOfLessons(course.id, all));
   return {
     course: {
       id: course.id,
@@ -85,7 +86,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     topics,
     // Titles and scores only: a quiz's questions and answers never reach this page.
-    quizzes: courseQuizzes(course.id, user.id),
+    quizzes: courseQuizzes(course.id, user.id, {
+      total: all.length,
+      done: all.filter((item) => item.done).length,
+    }),
     lesson: {
       id: lesson.id,
       title: lesson.title,

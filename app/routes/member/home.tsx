@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
-import { listCoursesForUser } from '~/models/courses.server';
+import { Link, useFetcher, useLoaderData } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { coursePage, coursePageRequest, HOME_COURSE_PAGE } from '~/services/course-list.server';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { COURSE_TYPE_LABELS } from '~/domain/plans';
@@ -13,13 +14,28 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyl
 export const meta: MetaFunction = () => [{ title: 'My Courses | CourseGen' }];
 
 const TYPE_LABELS = COURSE_TYPE_LABELS;
+// One formatter for every card: toLocaleDateString builds a new one per call, which was the
+// largest cost of rendering /home.
+const CARD_DATE = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC' });
 
-/** The member's own courses, newest first (cards only: no lesson is read). */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const quizResults = quizSummariesOfUser(user.id);
+/**
+ * The member's own courses, newest first, a page at a time (cards only: no lesson is read).
+ * `?cursor=` is the next page: "Load more" appends it with JavaScript and links to it without.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const query = new URL(request.url).searchParams;
+  const paging = coursePageRequest(query, HOME_COURSE_PAGE);
+  if (!paging.ok) throw new Response(paging.message, { status: paging.status });
+  const page = coursePage(user.id, paging.value);
+  const quizResults = quizSummariesOfUser(
+    user.id,
+    page.courses.map((course) => course.id),
+  );
   return {
-    courses: listCoursesForUser(user.id).map((course) => ({
+    laterPage: paging.value.after !== null,
+    nextCursor: page.nextCursor,
+    courses: page.courses.map((course) => ({
       id: course.id,
       mainTopic: course.mainTopic,
       type: course.type,
@@ -32,11 +48,40 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+type Page = Awaited<ReturnType<typeof loader>>;
+
+/** The first page as loaded, then each page "Load more" fetched, in order. */
+function usePages() {
+  const first = useLoaderData<typeof loader>();
+  const more = useFetcher<typeof loader>();
+  const [pages, setPages] = useState<Page[]>([first]);
+  // A revalidation (or another ?cursor= without JavaScript) starts the list over.
+  useEffect(() => setPages([first]), [first]);
+  useEffect(() => {
+    const page = more.data;
+    if (page && more.state === 'idle')
+      setPages((shown) => (shown.includes(page) ? shown : [...shown, page]));
+  }, [more.data, more.state]);
+  const last = pages[pages.length - 1]!;
+  return {
+    courses: pages.flatMap((page) => page.courses),
+    laterPage: first.laterPage,
+    nextCursor: last.nextCursor,
+    loading: more.state !== 'idle',
+    loadMore: (cursor: string) => more.load(`/home?cursor=${encodeURIComponent(cursor)}`),
+  };
+}
+
 export default function Home() {
-  const { courses } = useLoaderData<typeof loader>();
+  const { courses, laterPage, nextCursor, loading, loadMore } = usePages();
   return (
     <section className="page home-page">
       <h1>My Courses</h1>
+      {laterPage ? (
+        <p>
+          <Link to="/home">Back to the newest courses</Link>
+        </p>
+      ) : null}
       {courses.length === 0 ? (
         <div className="empty center">
           <p>Nothing Found</p>
@@ -61,7 +106,7 @@ export default function Home() {
               </p>
               <p className="muted">
                 <time dateTime={course.createdAt}>
-                  {new Date(course.createdAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}
+                  {CARD_DATE.format(new Date(course.createdAt))}
                 </time>
               </p>
               <QuizResultsLine summary={course.quizzes} />
@@ -79,6 +124,21 @@ export default function Home() {
           ))}
         </ul>
       )}
+      {nextCursor ? (
+        <div className="row center load-more">
+          <Link
+            to={`/home?cursor=${encodeURIComponent(nextCursor)}`}
+            className="button"
+            aria-busy={loading}
+            onClick={(event) => {
+              event.preventDefault();
+              if (!loading) loadMore(nextCursor);
+            }}
+          >
+            {loading ? 'Loading…' : 'Load more'}
+          </Link>
+        </div>
+      ) : null}
     </section>
   );
 }

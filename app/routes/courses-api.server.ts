@@ -1,0 +1,37 @@
+import { courseRecord } from '~/services/course-content.server';
+import { coursePage, coursePageRequest, DEFAULT_COURSE_PAGE } from '~/services/course-list.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { jsonRoute } from '~/utils/json-route.server';
+import { failureJson } from '~/utils/responses.server';
+
+/**
+ * GET /api/courses: the caller's courses, newest first, without their content, a page at a
+ * time (`limit` 1–100, default 50; `cursor` from the previous page's `X-Next-Cursor`, also
+ * given as a `Link: rel="next"`). `userId` is accepted for the original clients but must be
+ * the caller's own. The hottest API read: the express server calls `coursesApi.answer`
+ * directly (ADR 0023).
+ */
+export const coursesApi = jsonRoute('courses', async (request, context) => {
+  const user = await requireApiUser(request, context);
+  const url = new URL(request.url);
+  const userId = url.searchParams.get('userId');
+  if (userId && userId !== user.id)
+    return Response.json(
+      { success: false, message: 'You can only list your own courses' },
+      { status: 403 },
+    );
+  const paging = coursePageRequest(url.searchParams, DEFAULT_COURSE_PAGE);
+  if (!paging.ok) return failureJson(paging);
+  const page = coursePage(user.id, paging.value);
+  const headers: Record<string, string> = {};
+  if (page.nextCursor) {
+    const next = new URL(url);
+    next.searchParams.set('cursor', page.nextCursor);
+    headers['X-Next-Cursor'] = page.nextCursor;
+    headers.Link = `<${next.pathname}${next.search}>; rel="next"`;
+  }
+  return {
+    body: page.courses.map((course) => courseRecord({ ...course, userId: user.id })),
+    headers,
+  };
+});

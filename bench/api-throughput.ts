@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+import { freePort } from '../scripts/lib/system';
+import { ensureBuild } from '../scripts/lib/build';
+import { startApp, type RunningApp } from '../tests/support/app-process';
+import { insertCourse } from '../tests/support/courses';
+import { closeAppDatabases, createMember, sessionCookieValue } from '../tests/support/members';
+import type { MemberClient } from './lib/member-client';
+
+/**
+ * `npm run bench -- api-throughput`: the fixed cost of a request (issue 16). GET /api/courses
+ * (20 courses) from the production server against a bare `node:http` + better-sqlite3 handler
+ * (bench/lib/bare-courses-server.ts) that checks the same signed cookie, looks up the same
+ * session and answers byte-identical JSON from the same file. Like with like: one web process
+ * (WEB_CONCURRENCY=1) against the one bare process, interleaved A B A B with autocannon; then,
+ * for the record, the cluster (WEB_CONCURRENCY=2) against the same bare process. The load
+ * generator shares the 2 cores, so the cluster figure is what is left of them.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+const COURSES = 20;
+const TARGET = 0.5;
+
+interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+async function load(url: string, cookie: string): Promise<Sample> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { Cookie: cookie },
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+async function startBare(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/bare-courses-server.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('bare ready')) resolve();
+    });
+    child.once('exit', () => reject(new Error('the bare handler exited')));
+  });
+  return { url: `http://127.0.0.1:${port}/api/courses`, child };
+}
+
+/** The product with a member of COURSES courses, and that member's signed-in client. */
+async function seededApp(webProcesses: number) {
+  const app = await startApp({ WEB_CONCURRENCY: String(webProcesses), LOG_LEVEL: 'error' });
+  const member = createMember(app.dataDir);
+  for (let i = 0; i < COURSES; i += 1)
+    insertCourse(app.dataDir, member.id, {
+      mainTopic: `Course ${i}`,
+      lessons: 4,
+      allDone: i % 3 === 0,
+    });
+  const client: MemberClient = {
+    base: app.baseURL,
+    cookie: `__session=${await sessionCookieValue(app.dataDir, member)}`,
+  };
+  return { app, client };
+}
+
+async function compare(label: string, client: MemberClient, bare: string) {
+  const appUrl = `${client.base}/api/courses`;
+  const [appBody, bareBody] = await Promise.all(
+    [appUrl, bare].map(async (url) =>
+      (await fetch(url, { headers: { Cookie: client.cookie } })).text(),
+    ),
+  );
+  if (appBody !== bareBody) throw new Error(`The two answers differ:\n${appBody}\n${bareBody}`);
+  // Warm both (JIT, SQLite page cache) before measuring.
+  await load(appUrl, client.cookie);
+  await load(bare, client.cookie);
+  const app: Sample[] = [];
+  const base: Sample[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    app.push(await load(appUrl, client.cookie));
+    base.push(await load(bare, client.cookie));
+  }
+  const ratio = median(app.map((s) => s.rps)) / median(base.map((s) => s.rps));
+  const line = (name: string, samples: Sample[]) =>
+    `  ${name.padEnd(34)} ${median(samples.map((s) => s.rps))
+      .toFixed(0)
+      .padStart(6)} req/s  p50 ${median(samples.map((s) => s.p50))
+      .toFixed(1)
+      .padStart(5)} ms  p99 ${median(samples.map((s) => s.p99))
+      .toFixed(1)
+      .padStart(5)} ms`;
+  console.log(
+    `${label} (${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, medians):`,
+  );
+  console.log(line('CourseGen', app));
+  console.log(line('bare node:http + better-sqlite3', base));
+  return ratio;
+}
+
+async function main() {
+  ensureBuild((line) => console.log(line));
+  const apps: RunningApp[] = [];
+  let bare: ChildProcess | undefined;
+  try {
+    const single = await seededApp(1);
+    apps.push(single.app);
+    const yardstick = await startBare(single.app.dataDir);
+    bare = yardstick.child;
+    const ratio = await compare(
+      `GET /api/courses, ${COURSES} courses: one web process vs the bare process`,
+      single.client,
+      yardstick.url,
+    );
+    console.log(
+      `  ratio ${ratio.toFixed(2)}×  (target ≥ ${TARGET}×)${ratio < TARGET ? '  MISSED' : ''}`,
+    );
+    await single.app.stop();
+    apps.pop();
+    bare.kill();
+
+    const cluster = await seededApp(2);
+    apps.push(cluster.app);
+    const second = await startBare(cluster.app.dataDir);
+    bare = second.child;
+    const clusterRatio = await compare(
+      'The same with WEB_CONCURRENCY=2 (both cores, shared with the load generator)',
+      cluster.client,
+      second.url,
+    );
+    console.log(`  ratio ${clusterRatio.toFixed(2)}×  (for the record; the target is per process)`);
+    process.exitCode = ratio < TARGET ? 1 : 0;
+  } finally {
+    bare?.kill();
+    closeAppDatabases();
+    for (const app of apps) await app.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

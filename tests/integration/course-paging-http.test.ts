@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type RunningApp } from '../support/app-process';
+import { insertCourse } from '../support/courses';
+import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
+import { CURSOR_MESSAGE, LIMIT_MESSAGE } from '~/services/course-list.server';
+
+/**
+ * GET /api/courses through the production server, which answers it without Remix's request
+ * handling (ADR 23): the same statuses, JSON, paging headers and security headers as any route.
+ */
+let app: RunningApp;
+
+beforeAll(async () => {
+  app = await startApp();
+}, 180_000);
+
+afterAll(async () => {
+  closeAppDatabases();
+  await app?.stop();
+});
+
+describe('GET /api/courses over HTTP', () => {
+  it('pages with X-Next-Cursor and Link, refuses bad input and visitors, with the usual headers', async () => {
+    const member = createMember(app.dataDir);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      ids.push(
+        insertCourse(app.dataDir, member.id, {
+          mainTopic: `Http ${i}`,
+          lessons: 1,
+          allDone: false,
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    const cookie = `__session=${await sessionCookieValue(app.dataDir, member)}`;
+    const get = (path: string, headers: Record<string, string> = { Cookie: cookie }) =>
+      fetch(`${app.baseURL}${path}`, { headers });
+
+    const first = await get('/api/courses?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('Content-Type')).toMatch(/^application\/json/);
+    expect(first.headers.get('Content-Security-Policy')).toContain("default-src 'self'");
+    expect(first.headers.get('Cache-Control')).toBe('private, no-store');
+    const cursor = first.headers.get('X-Next-Cursor')!;
+    expect(first.headers.get('Link')).toBe(`</api/courses?limit=2&cursor=${cursor}>; rel="next"`);
+    const firstBody = (await first.json()) as { _id: string; user: string }[];
+    expect(firstBody.map((c) => c._id)).toEqual([ids[2], ids[1]]);
+    expect(firstBody[0]!.user).toBe(member.id);
+
+    const second = await get(`/api/courses?limit=2&cursor=${cursor}`);
+    expect(((await second.json()) as { _id: string }[]).map((c) => c._id)).toEqual([ids[0]]);
+    expect(second.headers.get('X-Next-Cursor')).toBeNull();
+
+    const badLimit = await get('/api/courses?limit=500');
+    expect(badLimit.status).toBe(400);
+    expect(await badLimit.json()).toEqual({ success: false, message: LIMIT_MESSAGE });
+    const badCursor = await get('/api/courses?cursor=abc');
+    expect(badCursor.status).toBe(400);
+    expect(await badCursor.json()).toEqual({ success: false, message: CURSOR_MESSAGE });
+    const visitor = await get('/api/courses', {});
+    expect(visitor.status).toBe(401);
+    expect(await visitor.json()).toEqual({ success: false, message: 'Please sign in' });
+  });
+});
