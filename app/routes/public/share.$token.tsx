@@ -134,7 +134,9 @@ export default function SharedCoursePage() {
           <h2 {...text}>{topic.title}</h2>
           {topic.lessons.map((lesson, l) => (
             <article key={l} className="lesson" data-testid="shared-lesson">
-              <h3 {...text}>{lesson.title}</h3>
+              <h3 {...text} data-testid="shared-lesson-title">
+                {lesson.title}
+              </h3>
               {lesson.youtubeId ? (
                 <VideoFacade
                   videoId={lesson.youtubeId}
