@@ -9,6 +9,7 @@ import { isDatabaseBusy } from './utils/db.server';
 import { env } from './utils/env.server';
 import { log } from './utils/logger.server';
 import { BUSY_HEADERS } from './utils/responses.server';
+import { clientHasCurrent, notModified, weakEtag } from './utils/conditional.server';
 import { startVendorMocks } from './utils/mocks.server';
 import type { JsonHandler } from './utils/json-route.server';
 import { coursesApi } from './routes/courses-api.server';
@@ -46,6 +47,13 @@ export default function handleRequest(
   if (busyRequests.has(request)) {
     responseStatusCode = 503;
     for (const [name, value] of Object.entries(BUSY_HEADERS)) responseHeaders.set(name, value);
+  }
+  // A page that names its version (an ETag) covers the build too: a deploy changes its assets.
+  const routeTag = responseHeaders.get('ETag');
+  if (routeTag) {
+    responseHeaders.set('ETag', weakEtag(routeTag, remixContext.manifest.version));
+    if (responseStatusCode === 200 && clientHasCurrent(request, responseHeaders.get('ETag')))
+      return notModified(responseHeaders);
   }
   // The web server sets the security headers (with this nonce) on every response.
   const nonce = loadContext.cspNonce ?? '';

@@ -561,3 +561,20 @@ export const lessonRegenerations = sqliteTable(
       .where(sql`${t.state} = 'running'`),
   ],
 );
+
+/**
+ * A course its owner made public (ADR 0021): anyone with the link `/share/:token` can read it.
+ * The token is kept as it is (the owner's page shows the link again); revoking deletes the row,
+ * and sharing again makes a new token, so an old link never comes back.
+ */
+export const courseShares = sqliteTable(
+  'course_shares',
+  {
+    courseId: text('course_id')
+      .primaryKey()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('course_shares_token_unique').on(t.token)],
+);

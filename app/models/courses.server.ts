@@ -8,10 +8,11 @@ import {
   type CourseType,
   type GenerationState,
   type MediaState,
+  type QuizQuestion,
 } from '../../db/schema';
 import { db, preparedStatement, writeTransaction } from '~/utils/db.server';
 import type { Db } from '../../db/connection';
-import { insertCourseQuizzes } from './quizzes.server';
+import { insertCourseQuizzes, type CourseQuizTopic } from './quizzes.server';
 import { newId } from '~/utils/ids.server';
 import { progressOf } from '~/domain/progress';
 
@@ -22,6 +23,8 @@ export interface NewLesson {
   /** Sanitized HTML; given only when the content already exists (API clients). */
   theory?: string | null;
   imageUrl?: string | null;
+  /** JSON `{ name, url }` (see serializeCredit), when the image came with its credit. */
+  imageCredit?: string | null;
   youtubeId?: string | null;
   done?: boolean;
 }
@@ -29,6 +32,8 @@ export interface NewLesson {
 export interface NewTopic {
   title: string;
   lessons: NewLesson[];
+  /** The topic quiz's questions when they already exist (a copied course); else a job writes them. */
+  quizQuestions?: QuizQuestion[] | null;
 }
 
 export interface CreatedLesson {
@@ -47,7 +52,9 @@ export function createCourseWithLessons(input: {
   mainTopic: string;
   type: CourseType;
   language?: string;
+  photo?: { url: string; credit: string | null } | null;
   topics: NewTopic[];
+  examQuestions?: QuizQuestion[] | null;
 }): { course: Course; lessons: CreatedLesson[] } {
   return writeTransaction((tx) => {
     const course = tx
@@ -58,11 +65,13 @@ export function createCourseWithLessons(input: {
         mainTopic: input.mainTopic,
         type: input.type,
         language: input.language,
+        photoUrl: input.photo?.url,
+        photoCredit: input.photo?.credit,
       })
       .returning()
       .get();
     const created: CreatedLesson[] = [];
-    const quizTopics: { id: number; title: string; lessonCount: number }[] = [];
+    const quizTopics: CourseQuizTopic[] = [];
     let ordinal = 0;
     input.topics.forEach((topic, topicPosition) => {
       const topicRow = tx
@@ -70,7 +79,12 @@ export function createCourseWithLessons(input: {
         .values({ courseId: course.id, position: topicPosition, title: topic.title })
         .returning({ id: topics.id })
         .get();
-      quizTopics.push({ id: topicRow.id, title: topic.title, lessonCount: topic.lessons.length });
+      quizTopics.push({
+        id: topicRow.id,
+        title: topic.title,
+        lessonCount: topic.lessons.length,
+        questions: topic.quizQuestions,
+      });
       topic.lessons.forEach((lesson, position) => {
         const hasTheory = Boolean(lesson.theory);
         const row = tx
@@ -83,6 +97,7 @@ export function createCourseWithLessons(input: {
             title: lesson.title,
             theory: hasTheory ? lesson.theory : null,
             imageUrl: lesson.imageUrl || null,
+            imageCredit: lesson.imageCredit || null,
             youtubeId: lesson.youtubeId || null,
             done: lesson.done ?? false,
             state: hasTheory ? 'done' : 'queued',
@@ -95,9 +110,14 @@ export function createCourseWithLessons(input: {
         ordinal += 1;
       });
     });
-    insertCourseQuizzes(tx, course.id, quizTopics);
+    insertCourseQuizzes(tx, course.id, quizTopics, input.examQuestions);
     return { course, lessons: created };
   });
+}
+
+/** Any course by id: only for readers that reach it without an owner (a shared link). */
+export function getCourse(id: string): Course | undefined {
+  return db().select().from(courses).where(eq(courses.id, id)).get();
 }
 
 /** Another member's course is as absent as one that never existed. */

@@ -15,11 +15,24 @@ export const EXAM_QUESTIONS = 10;
 export const topicQuestionCount = (lessonCount: number) =>
   Math.min(5, Math.max(3, lessonCount + 1));
 
+export interface CourseQuizTopic {
+  id: number;
+  title: string;
+  lessonCount: number;
+  /** Questions that already exist (a copied course): the quiz is written, no job owed. */
+  questions?: QuizQuestion[] | null;
+}
+
+/** Questions given up front make a written quiz; without them the quiz waits for its job. */
+const written = (questions: QuizQuestion[] | null | undefined) =>
+  questions ? { questions, state: 'done' as const, generatedAt: new Date() } : {};
+
 /** A quiz after every topic and the final exam, in the transaction that writes the course. */
 export function insertCourseQuizzes(
   tx: Transaction,
   courseId: string,
-  courseTopics: { id: number; title: string; lessonCount: number }[],
+  courseTopics: CourseQuizTopic[],
+  examQuestions?: QuizQuestion[] | null,
 ) {
   tx.insert(quizzes)
     .values([
@@ -29,6 +42,7 @@ export function insertCourseQuizzes(
         kind: 'topic' as const,
         title: topic.title,
         questionCount: topicQuestionCount(topic.lessonCount),
+        ...written(topic.questions),
       })),
       {
         courseId,
@@ -36,6 +50,7 @@ export function insertCourseQuizzes(
         kind: 'exam' as const,
         title: 'Final exam',
         questionCount: EXAM_QUESTIONS,
+        ...written(examQuestions),
       },
     ])
     .run();

@@ -16,9 +16,11 @@ import {
 } from '@remix-run/react';
 import { useCallback, useEffect, useMemo } from 'react';
 import { z } from 'zod';
+import { LessonImage } from '~/components/lesson-image';
 import { LessonNotes } from '~/components/lesson-notes';
 import { LessonStream } from '~/components/lesson-stream';
 import { RegenerateLesson } from '~/components/regenerate-lesson';
+import { ShareCourse } from '~/components/share-course';
 import { TutorPanel } from '~/components/tutor-panel';
 import { QuizLink } from '~/components/topic-quiz';
 import { VideoFacade } from '~/components/video-facade';
@@ -34,6 +36,7 @@ import { getLessonOfCourse, markLessonDone, parseCredit } from '~/models/lessons
 import { keepCourseGenerating, withJobService } from '~/services/course-generation.server';
 import { readLessonNote } from '~/services/lesson-notes.server';
 import { regenerationStatus } from '~/services/lesson-regeneration.server';
+import { shareStateOf } from '~/services/course-sharing.server';
 import { courseQuizzes } from '~/services/quizzes.server';
 import courseStyles from '~/styles/course.css?url';
 import studyStyles from '~/styles/study.css?url';
@@ -106,6 +109,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     note: readLessonNote(user.id, lesson.id).body,
     regeneration: regenerationStatus(lesson.id),
     status,
+    share: shareStateOf(
+      course.id,
+      all.every((item) => item.state === 'done'),
+    ),
     // Demo mode's videos are made up: YouTube would show an error in their place.
     videosEmbeddable: !env().mocked.youtube,
   };
@@ -201,6 +208,7 @@ export default function CourseView() {
     videosEmbeddable,
     note,
     regeneration,
+    share,
   } = useLoaderData<typeof loader>();
   const polled = useLongPoll(`/status/course/${course.id}`, loaded, finished);
   const revalidator = useRevalidator();
@@ -239,6 +247,7 @@ export default function CourseView() {
         <Link to={`/course/${course.id}/notes`} className="course-notes-link">
           My notes
         </Link>
+        <ShareCourse courseId={course.id} share={share} />
         <ProgressCircle progress={progress} courseId={course.id} />
       </header>
       <div className="course-layout">
@@ -303,25 +312,7 @@ export default function CourseView() {
                 />
               ) : null}
               {course.type === 'text' && lesson.imageUrl ? (
-                <figure className="lesson-image">
-                  <img src={lesson.imageUrl} alt={lesson.title} data-testid="lesson-image" />
-                  {lesson.imageCredit ? (
-                    <figcaption>
-                      Photo by{' '}
-                      <a href={lesson.imageCredit.url} target="_blank" rel="noopener noreferrer">
-                        {lesson.imageCredit.name}
-                      </a>{' '}
-                      on{' '}
-                      <a
-                        href="https://unsplash.com/?utm_source=coursegen&utm_medium=referral"
-                        target="_blank"
-                        rel="noopener noreferrer"
-                      >
-                        Unsplash
-                      </a>
-                    </figcaption>
-                  ) : null}
-                </figure>
+                <LessonImage src={lesson.imageUrl} alt={lesson.title} credit={lesson.imageCredit} />
               ) : null}
               {lesson.mediaState !== 'done' ? (
                 <p className="muted" data-testid="media-pending">
