@@ -43,6 +43,15 @@ export function markOutlineRunning(id: string, failuresSoFar: number) {
     .run();
 }
 
+/** A try put off by the AI rate limit (ADR 0024): waiting again, as before it started. */
+export function markOutlineWaiting(id: string, failuresSoFar: number) {
+  db()
+    .update(outlines)
+    .set({ state: failuresSoFar > 0 ? 'retrying' : 'queued', updatedAt: new Date() })
+    .where(and(eq(outlines.id, id), isNull(outlines.result), ne(outlines.state, 'cancelled')))
+    .run();
+}
+
 /** Stores a validated outline once; a second writer changes nothing. Returns whether it stored. */
 export function storeOutlineResult(id: string, topics: OutlineTopics): boolean {
   const result = db()
