@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { env } from './env.server';
 import { log } from './logger.server';
-import { producerRedis } from './redis.server';
+import { producerRedis, waitForRedis } from './redis.server';
 
 /**
  * The AI budget every worker and web process shares (ADR 0024): at most AI_REQUESTS_PER_MINUTE
@@ -40,6 +40,8 @@ end
 return 0
 `;
 
+const CONNECT_WAIT_MS = 1_500;
+
 /** No AI call may start for `retryAfterMs`: the shared budget is spent, or the provider said so. */
 export class AiRateLimited extends Error {
   override name = 'AiRateLimited';
@@ -70,6 +72,8 @@ export async function takeAiBudget(): Promise<void> {
   const { log: logKey, pause } = keys();
   let waitMs: number;
   try {
+    // The producer connection fails fast while it connects; a process's first call waits for it.
+    await waitForRedis(CONNECT_WAIT_MS);
     waitMs = Number(
       await producerRedis().eval(
         TAKE_SCRIPT,
@@ -91,6 +95,7 @@ export async function takeAiBudget(): Promise<void> {
 /** The provider answered 429 with a Retry-After: every process holds off for that long. */
 export async function pauseAiCalls(ms: number): Promise<void> {
   try {
+    await waitForRedis(CONNECT_WAIT_MS);
     await producerRedis().eval(PAUSE_SCRIPT, 1, keys().pause, Math.max(1, Math.ceil(ms)));
   } catch (error) {
     log.warn('ai_rate.unavailable', { error });
