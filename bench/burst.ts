@@ -12,8 +12,9 @@
  *    or never finished), the worker's and web processes' RSS peaks, and `/` p99 during the
  *    burst against idle.
  *
- * `/` is sampled open-loop (a request every BENCH_SAMPLE_MS, default 20, on its own connection,
- * whether or not the previous one answered), as independent visitors arrive.
+ * `/` is sampled open-loop (a request every BENCH_SAMPLE_MS, default 25, around the /create
+ * bursts, and every BENCH_BURST_SAMPLE_MS, default 100, around the minutes-long burst of courses;
+ * each on its own connection, whether or not the previous one answered), as visitors arrive.
  * Needs Redis on 127.0.0.1:6379 (or REDIS_URL) and a build (`npx remix vite:build`).
  */
 import fs from 'node:fs';
@@ -27,7 +28,9 @@ const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 2000);
 const COURSES = Number(process.env.BENCH_COURSES ?? 500);
 const CREATES = Number(process.env.BENCH_CREATES ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 20);
+const SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 25);
+/** Minutes of burst need fewer samples per second, and a sampler must not be the load. */
+const BURST_SAMPLE_MS = Number(process.env.BENCH_BURST_SAMPLE_MS ?? 100);
 const LESSON_CONCURRENCY = 50; // the product's default (app/utils/env.server.ts)
 
 const ms = (value: number) => `${Math.round(value)} ms`;
@@ -51,7 +54,11 @@ function timeLanding(baseURL: string): Promise<number> {
 }
 
 /** `/` latencies sampled open-loop until `until` settles (or for `until` ms). */
-async function sampleLanding(baseURL: string, until: Promise<unknown> | number) {
+async function sampleLanding(
+  baseURL: string,
+  until: Promise<unknown> | number,
+  everyMs = SAMPLE_MS,
+) {
   let settled = false;
   const done = typeof until === 'number' ? sleep(until) : until;
   void done.then(
@@ -61,7 +68,7 @@ async function sampleLanding(baseURL: string, until: Promise<unknown> | number) 
   const samples: Promise<number>[] = [];
   while (!settled) {
     samples.push(timeLanding(baseURL));
-    await sleep(SAMPLE_MS);
+    await sleep(everyMs);
   }
   await done;
   return Promise.all(samples);
@@ -215,7 +222,7 @@ async function main() {
 
     // 2. The burst of courses (BENCH_COURSES=0 measures only the /create bursts).
     if (COURSES > 0) {
-      const idleBefore = await sampleLanding(app.baseURL, 3000);
+      const idleBefore = await sampleLanding(app.baseURL, 10_000, BURST_SAMPLE_MS);
       const clients = await members(app, COURSES);
       const started = performance.now();
       const topicsPaths = await createBurst(clients, 'Burst Course');
@@ -244,7 +251,7 @@ async function main() {
           await sleep(250);
         }
       })();
-      const during = await sampleLanding(app.baseURL, generating);
+      const during = await sampleLanding(app.baseURL, generating, BURST_SAMPLE_MS);
       const finished = await generating;
       const allMs = performance.now() - started;
       const lessonsMs = performance.now() - firstCourseAt;
