@@ -156,19 +156,20 @@ function counts(app: RunningApp, outlineIds: string[]): Counts {
   return { outlinesDone, lessons: lessons.n, lessonsDone: lessons.done };
 }
 
-/** Lost work the sweeper had to give a job again, from the app's log. */
-function requeued(app: RunningApp): number {
-  let total = 0;
+/** Lost work the sweeper had to give a job again, from the app's log, by kind. */
+function requeued(app: RunningApp): Record<string, number> {
+  const found: Record<string, number> = {};
   for (const line of app.output().split('\n')) {
     if (!line.includes('"sweep.requeued"')) continue;
     try {
       const entry = JSON.parse(line) as Record<string, unknown>;
-      for (const value of Object.values(entry)) if (typeof value === 'number') total += value;
+      for (const [kind, value] of Object.entries(entry))
+        if (typeof value === 'number' && value > 0) found[kind] = (found[kind] ?? 0) + value;
     } catch {
-      total += 1;
+      found.unreadable = (found.unreadable ?? 0) + 1;
     }
   }
-  return total;
+  return found;
 }
 
 async function main() {
@@ -263,11 +264,15 @@ async function main() {
         `${ms(lessonsMs)} (${(lessonsMs / ideal).toFixed(2)}× ideal; ${ms(allMs)} from the first /create)`,
         `${finished.lessons} × ${MODEL_MS} ms ÷ ${LESSON_CONCURRENCY} = ${ms(ideal)}`,
       ]);
-      const lost =
-        requeued(app) +
-        (COURSES - finished.outlinesDone) +
-        (finished.lessons - finished.lessonsDone);
-      rows.push(['Lost jobs (re-enqueued by the sweeper, or never finished)', String(lost), '0']);
+      const swept = requeued(app);
+      const unfinished =
+        COURSES - finished.outlinesDone + (finished.lessons - finished.lessonsDone);
+      const lost = Object.values(swept).reduce((sum, n) => sum + n, 0) + unfinished;
+      rows.push([
+        'Lost jobs (re-enqueued by the sweeper, or never finished)',
+        `${lost} (${JSON.stringify(swept)}, ${unfinished} unfinished)`,
+        '0',
+      ]);
       rows.push([
         'RSS peak: worker / largest web process',
         `${Math.round(peaks.worker)} MB / ${Math.round(peaks.web)} MB`,
