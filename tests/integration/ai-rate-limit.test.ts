@@ -134,7 +134,9 @@ describe('generation under the shared AI budget', () => {
     const callLog = path.join(scratch, 'calls-budget.log');
     const settings = {
       AI_REQUESTS_PER_MINUTE: '4',
-      AI_RATE_WINDOW_MS: '2000',
+      AI_RATE_WINDOW_MS: '3000',
+      // Not niced: on a busy machine a niced worker's call reaches the mock late, blurring the log.
+      WORKER_NICENESS: '0',
       MOCK_AI_CALL_LOG: callLog,
       MOCK_AI_STREAM_CHUNK_MS: '0',
     };
@@ -158,23 +160,25 @@ describe('generation under the shared AI budget', () => {
       .map((line) => line.split(' ').map(Number) as [number, number]);
     const lessons = listLessonsOfCourse(courseId).length;
     expect(calls.length).toBeGreaterThanOrEqual(lessons + 1);
-    // The mock notes a call a few ms after the budget let it go; the margin keeps that honest.
-    expect(busiestSpan(calls.map(([at]) => at) as number[], 2000 - 150)).toBeLessThanOrEqual(4);
+    // The mock notes a call a little after the budget let it go (much later on a loaded machine),
+    // so the log is checked over a shorter span than the window; without the budget every call
+    // of the course would land in one such span.
+    expect(busiestSpan(calls.map(([at]) => at) as number[], 3000 - 1000)).toBeLessThanOrEqual(4);
     // Both workers called the model: the budget is theirs together, not each one's.
     expect(new Set(calls.map(([, pid]) => pid)).size).toBe(2);
-    // 4 calls per 2 s cannot write the outline and every lesson faster than this.
-    expect(Date.now() - started).toBeGreaterThanOrEqual((Math.ceil((lessons + 1) / 4) - 1) * 2000);
+    // 4 calls per 3 s cannot write the outline and every lesson faster than this.
+    expect(Date.now() - started).toBeGreaterThanOrEqual((Math.ceil((lessons + 1) / 4) - 1) * 3000);
     // Waiting for the budget is no failure: no try used, nothing shown as retrying.
     expect([...seen].filter((state) => !state.endsWith(':0'))).toEqual([]);
     expect((await polledStatus(courseId, cookie)).lessons.every((l) => l.attempts === 0)).toBe(
       true,
     );
     expect(running.map((worker) => worker.output()).join('')).toContain('"job.rate_limited"');
-  });
+  }, 120_000);
 
   it("waits out a 429's Retry-After without using a try or showing a failure, then completes", async () => {
     const worker = spawnWorker({
-      MOCK_AI_FAIL_FIRST: '2',
+      MOCK_AI_FAIL_FIRST: '1',
       MOCK_AI_FAIL_STATUS: '429',
       MOCK_AI_RETRY_AFTER_MS: '1200',
       MOCK_AI_FAIL_MATCH: 'Sub-topic: ',
@@ -194,21 +198,23 @@ describe('generation under the shared AI budget', () => {
       if (Date.now() - started > 50_000) throw new Error('the course never completed');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    // Every lesson was refused twice with Retry-After 1.2 s, so the course took at least that
-    // twice; the member saw waiting and writing, never "retrying" or a failed try.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2 * 1200);
+    // Every lesson was refused once with Retry-After 1.2 s, so the course took at least that;
+    // the member saw waiting and writing, never "retrying" or a failed try.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1200);
     expect(new Set(shown.map((lesson) => lesson.state))).not.toContain('retrying');
     expect(shown.every((lesson) => lesson.attempts === 0)).toBe(true);
-    expect(worker.output().match(/"job\.rate_limited"/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(worker.output().match(/"job\.rate_limited"/g)?.length).toBeGreaterThanOrEqual(
+      listLessonsOfCourse(courseId).length,
+    );
     expect(worker.output()).not.toContain('"lesson.try_failed"');
 
-    // BullMQ agrees: each lesson was started three times but used one attempt, its last.
+    // BullMQ agrees: each lesson was started twice but used one attempt, its last.
     const lessons = listLessonsOfCourse(courseId);
     for (const lesson of lessons) {
       expect(lesson.attempts).toBe(0);
       const job = await lessonQueue.findJob({ lessonId: lesson.id, courseId });
-      expect(job?.attemptsStarted).toBeGreaterThanOrEqual(3);
+      expect(job?.attemptsStarted).toBeGreaterThanOrEqual(2);
       expect(job?.attemptsMade).toBe(1);
     }
-  });
+  }, 120_000);
 });
