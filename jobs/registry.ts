@@ -1,5 +1,4 @@
 import type { Processor, WorkerOptions } from 'bullmq';
-import { MAX_LESSONS_PER_COURSE } from '~/domain/plans';
 import { billingEventQueue } from '~/queues/billing-event.server';
 import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import { lessonQueue } from '~/queues/lesson.server';
@@ -45,7 +44,7 @@ export const registry: Record<string, QueueRegistration> = {
   },
   [lessonQueue.name]: {
     processor: processLesson,
-    concurrency: () => env().LESSON_CONCURRENCY ?? MAX_LESSONS_PER_COURSE,
+    concurrency: () => env().LESSON_CONCURRENCY,
     workerOptions: survivesCrashes,
   },
   [lessonRegenerationQueue.name]: {

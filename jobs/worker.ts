@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import { Worker } from 'bullmq';
 import { closeDb, db } from '~/utils/db.server';
 import { env } from '~/utils/env.server';
@@ -47,7 +49,11 @@ export async function startWorkers() {
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   const sweeper = startSweeper(env().SWEEP_INTERVAL_MS, env().BILLING_RECONCILE_MINUTES);
   await sweeper.firstRound;
-  log.info('worker.ready', { queues: Object.keys(registry), pid: process.pid });
+  log.info('worker.ready', {
+    queues: Object.keys(registry),
+    pid: process.pid,
+    niceness: os.getPriority(),
+  });
 
   let stopping: Promise<void> | undefined;
   /** Stop taking jobs, let active ones finish (or release them to be retried), then close Redis and the DB. */
@@ -75,8 +81,29 @@ export async function startWorkers() {
   return { workers, stop };
 }
 
+/**
+ * The worker yields the CPU to the web processes on the same machine (the Docker image and
+ * `npm start` run both): a burst of generation then slows only itself, never a page.
+ */
+function lowerPriority(niceness: number) {
+  // On Linux a nice value belongs to a thread: V8's and libuv's threads already started keep
+  // theirs unless each is set too (threads started later inherit it).
+  let threads: number[] = [0];
+  try {
+    threads = fs.readdirSync('/proc/self/task').map(Number);
+  } catch {
+    // Not Linux: the process's own priority is all there is.
+  }
+  try {
+    for (const thread of threads) os.setPriority(thread, niceness);
+  } catch (error) {
+    log.warn('worker.niceness_failed', { niceness, error });
+  }
+}
+
 const isEntryPoint = process.argv[1]?.endsWith('jobs/worker.ts');
 if (isEntryPoint) {
+  lowerPriority(env().WORKER_NICENESS);
   const started = startWorkers();
   // Handlers go in before start-up finishes, so a signal during it still stops cleanly.
   // `on`, not `once`: a signal to the whole process group plus the one `npm start` forwards

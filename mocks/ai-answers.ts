@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { nextCall, type MockKnobs } from './knobs';
 import { LANGUAGE_PHRASES, type LanguagePhrases } from './language-phrases';
 
@@ -224,6 +225,23 @@ function localizedLesson(subject: string, main: string, phrases: LanguagePhrases
  * The status a call fails with under MOCK_AI_FAIL_FIRST (the first N calls of each prompt,
  * optionally only prompts containing MOCK_AI_FAIL_MATCH), or undefined when it succeeds.
  */
+/** The headers of a mock failure: a 429 says how long to wait, as the real APIs do. */
+export function failureHeaders(
+  status: number,
+  knobs: MockKnobs,
+): Record<string, string> | undefined {
+  if (status !== 429) return undefined;
+  return {
+    'retry-after-ms': String(knobs.aiRetryAfterMs),
+    'retry-after': String(Math.ceil(knobs.aiRetryAfterMs / 1000)),
+  };
+}
+
+/** One line per AI request in MOCK_AI_CALL_LOG, whichever process serves it. */
+export function logMockCall(knobs: MockKnobs) {
+  if (knobs.aiCallLog) fs.appendFileSync(knobs.aiCallLog, `${Date.now()} ${process.pid}\n`);
+}
+
 export function mockFailureStatus(prompt: string, knobs: MockKnobs): 429 | 500 | 529 | undefined {
   const affected = !knobs.aiFailMatch || prompt.includes(knobs.aiFailMatch);
   if (knobs.aiFailFirst === 0 || !affected) return undefined;

@@ -1,6 +1,8 @@
 import { http, HttpResponse, delay } from 'msw';
 import {
+  failureHeaders,
   lastUserText,
+  logMockCall,
   mockFailureStatus,
   mockTextAnswer,
   mockToolInput,
@@ -104,6 +106,7 @@ function eventStream(id: string, model: string, text: string, knobs: MockKnobs):
 export const anthropicHandlers = [
   http.post(`${ANTHROPIC_URL}/v1/messages`, async ({ request }) => {
     const knobs = readKnobs();
+    logMockCall(knobs);
     if (knobs.aiLatencyMs > 0) await delay(knobs.aiLatencyMs);
     const body = (await request.json()) as MessagesRequest;
     const asked = asMockRequest(body);
@@ -113,7 +116,7 @@ export const anthropicHandlers = [
     if (status) {
       return HttpResponse.json(
         { type: 'error', error: { type: ERROR_TYPES[status], message: 'Mock failure' } },
-        { status, headers: status === 429 ? { 'retry-after': '1' } : undefined },
+        { status, headers: failureHeaders(status, knobs) },
       );
     }
 

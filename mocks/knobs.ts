@@ -13,6 +13,11 @@ import path from 'node:path';
  * - MOCK_AI_FAIL_FIRST: the first N calls of each distinct prompt fail...
  * - MOCK_AI_FAIL_STATUS: ...with this status (429, 500 or 529; default 529).
  * - MOCK_AI_FAIL_MATCH: only prompts containing this text fail (default: all).
+ * - MOCK_AI_RETRY_AFTER_MS: the wait a 429 asks for (default 1000), sent as `retry-after-ms`
+ *   and, rounded up to seconds, as `retry-after`. With MOCK_AI_FAIL_STATUS=429 and
+ *   MOCK_AI_FAIL_FIRST=N: N rate-limit refusals per prompt.
+ * - MOCK_AI_CALL_LOG: a file each AI request appends one line to ("<ms since epoch> <pid>"), so a
+ *   test can count the calls of several worker processes.
  * - MOCK_AI_MALFORMED: the first N outline (and quiz) answers of each prompt are malformed
  *   (broken JSON, wrong shape); 'always' for every one.
  * - MOCK_MEDIA_FAIL: the image and video search APIs answer 503.
@@ -25,6 +30,8 @@ export interface MockKnobs {
   aiFailFirst: number;
   aiFailStatus: 429 | 500 | 529;
   aiFailMatch: string | undefined;
+  aiRetryAfterMs: number;
+  aiCallLog: string | undefined;
   aiMalformed: number;
   mediaFail: boolean;
   transcriptUnavailable: boolean;
@@ -66,6 +73,10 @@ export function readKnobs(): MockKnobs {
     aiFailFirst: count(raw('MOCK_AI_FAIL_FIRST')),
     aiFailStatus: status === 429 || status === 500 ? status : 529,
     aiFailMatch: typeof match === 'string' && match.length > 0 ? match : undefined,
+    aiRetryAfterMs: count(raw('MOCK_AI_RETRY_AFTER_MS') ?? 1000),
+    aiCallLog: ((value) => (typeof value === 'string' && value.length > 0 ? value : undefined))(
+      raw('MOCK_AI_CALL_LOG'),
+    ),
     aiMalformed: count(raw('MOCK_AI_MALFORMED')),
     mediaFail: truthy(raw('MOCK_MEDIA_FAIL')),
     transcriptUnavailable: truthy(raw('MOCK_TRANSCRIPT_UNAVAILABLE')),

@@ -1,6 +1,8 @@
 import { http, HttpResponse, delay } from 'msw';
 import {
+  failureHeaders,
   lastUserText,
+  logMockCall,
   mockFailureStatus,
   mockTextAnswer,
   mockToolInput,
@@ -107,6 +109,7 @@ function chunkStream(id: string, model: string, text: string, knobs: MockKnobs):
 export const openaiHandlers = [
   http.post(`${OPENAI_URL}/v1/chat/completions`, async ({ request }) => {
     const knobs = readKnobs();
+    logMockCall(knobs);
     if (knobs.aiLatencyMs > 0) await delay(knobs.aiLatencyMs);
     const body = (await request.json()) as ChatRequest;
     const asked = asMockRequest(body);
@@ -117,7 +120,7 @@ export const openaiHandlers = [
       const { status, ...error } = ERRORS[failure];
       return HttpResponse.json(
         { error: { ...error, param: null } },
-        { status, headers: status === 429 ? { 'retry-after': '1' } : undefined },
+        { status, headers: failureHeaders(status, knobs) },
       );
     }
 

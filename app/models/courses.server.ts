@@ -70,46 +70,65 @@ export function createCourseWithLessons(input: {
       })
       .returning()
       .get();
-    const created: CreatedLesson[] = [];
-    const quizTopics: CourseQuizTopic[] = [];
-    let ordinal = 0;
-    input.topics.forEach((topic, topicPosition) => {
-      const topicRow = tx
-        .insert(topics)
-        .values({ courseId: course.id, position: topicPosition, title: topic.title })
-        .returning({ id: topics.id })
-        .get();
-      quizTopics.push({
-        id: topicRow.id,
-        title: topic.title,
-        lessonCount: topic.lessons.length,
-        questions: topic.quizQuestions,
-      });
-      topic.lessons.forEach((lesson, position) => {
-        const hasTheory = Boolean(lesson.theory);
-        const row = tx
-          .insert(lessons)
-          .values({
-            courseId: course.id,
-            topicId: topicRow.id,
-            position,
-            ordinal,
-            title: lesson.title,
-            theory: hasTheory ? lesson.theory : null,
-            imageUrl: lesson.imageUrl || null,
-            imageCredit: lesson.imageCredit || null,
-            youtubeId: lesson.youtubeId || null,
-            done: lesson.done ?? false,
-            state: hasTheory ? 'done' : 'queued',
-            mediaState: hasTheory ? 'done' : 'pending',
-            generatedAt: hasTheory ? new Date() : null,
-          })
-          .returning({ id: lessons.id })
-          .get();
-        created.push({ id: row.id, ordinal, pending: !hasTheory });
-        ordinal += 1;
-      });
-    });
+    // One statement for the topics and one for the lessons, not one per row: each statement is
+    // built and prepared on the request thread, and a burst of Generate Course multiplies it.
+    const topicIds = new Map(
+      (input.topics.length === 0
+        ? []
+        : tx
+            .insert(topics)
+            .values(
+              input.topics.map((topic, position) => ({
+                courseId: course.id,
+                position,
+                title: topic.title,
+              })),
+            )
+            .returning({ id: topics.id, position: topics.position })
+            .all()
+      ).map((row) => [row.position, row.id]),
+    );
+    const quizTopics: CourseQuizTopic[] = input.topics.map((topic, position) => ({
+      id: topicIds.get(position)!,
+      title: topic.title,
+      lessonCount: topic.lessons.length,
+      questions: topic.quizQuestions,
+    }));
+    const now = new Date();
+    const lessonRows = input.topics.flatMap((topic, topicPosition) =>
+      topic.lessons.map((lesson, position) => ({ lesson, topicPosition, position })),
+    );
+    const pendingByOrdinal = lessonRows.map(({ lesson }) => !lesson.theory);
+    const lessonIds =
+      lessonRows.length === 0
+        ? []
+        : tx
+            .insert(lessons)
+            .values(
+              lessonRows.map(({ lesson, topicPosition, position }, ordinal) => {
+                const hasTheory = Boolean(lesson.theory);
+                return {
+                  courseId: course.id,
+                  topicId: topicIds.get(topicPosition)!,
+                  position,
+                  ordinal,
+                  title: lesson.title,
+                  theory: hasTheory ? lesson.theory : null,
+                  imageUrl: lesson.imageUrl || null,
+                  imageCredit: lesson.imageCredit || null,
+                  youtubeId: lesson.youtubeId || null,
+                  done: lesson.done ?? false,
+                  state: hasTheory ? ('done' as const) : ('queued' as const),
+                  mediaState: hasTheory ? ('done' as const) : ('pending' as const),
+                  generatedAt: hasTheory ? now : null,
+                };
+              }),
+            )
+            .returning({ id: lessons.id, ordinal: lessons.ordinal })
+            .all();
+    const created: CreatedLesson[] = lessonIds
+      .map((row) => ({ id: row.id, ordinal: row.ordinal, pending: pendingByOrdinal[row.ordinal]! }))
+      .sort((a, b) => a.ordinal - b.ordinal);
     insertCourseQuizzes(tx, course.id, quizTopics, input.examQuestions);
     return { course, lessons: created };
   });

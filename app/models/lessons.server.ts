@@ -93,6 +93,18 @@ export function markLessonRunning(lessonId: number, failuresSoFar: number) {
     .run();
 }
 
+/**
+ * A try put off by the AI rate limit (ADR 0024): back to how it looked before the try started,
+ * so the member reads "waiting", not a failure. Never undoes 'done'.
+ */
+export function markLessonWaiting(lessonId: number, failuresSoFar: number) {
+  db()
+    .update(lessons)
+    .set({ state: failuresSoFar > 0 ? 'retrying' : 'queued' })
+    .where(and(eq(lessons.id, lessonId), ne(lessons.state, 'done')))
+    .run();
+}
+
 export interface LessonMedia {
   imageUrl?: string | null;
   imageCredit?: LessonCredit | null;

@@ -116,6 +116,15 @@ export function markQuizRunning(quizId: number, failuresSoFar: number) {
     .run();
 }
 
+/** A try put off by the AI rate limit (ADR 0024): waiting again, as before it started. */
+export function markQuizWaiting(quizId: number, failuresSoFar: number) {
+  db()
+    .update(quizzes)
+    .set({ state: failuresSoFar > 0 ? 'retrying' : 'queued' })
+    .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)))
+    .run();
+}
+
 /** Stores the questions once: a job run twice cannot replace questions already answered. */
 export function storeQuizQuestions(quizId: number, questions: QuizQuestion[]): boolean {
   const result = db()

@@ -1,4 +1,5 @@
-import type { Job, JobsOptions } from 'bullmq';
+import { DelayedError, type Job, type JobsOptions } from 'bullmq';
+import { wakeAfter } from '~/utils/ai-rate-limit.server';
 import { log } from '~/utils/logger.server';
 
 /**
@@ -67,4 +68,30 @@ export async function reportProgress(job: Job, percent: number) {
       error: errorMessage(error),
     });
   }
+}
+
+/**
+ * A try refused for rate (the shared AI budget spent, or the provider's 429 with a Retry-After,
+ * ADR 0024) is no failure: `putBack` restores the row's waiting state, and the job goes back to
+ * delayed until then without using an attempt (BullMQ's moveToDelayed skips the attempt count).
+ * Returns when the failure is of another kind, for the caller to record and throw it.
+ */
+export async function waitOutRateLimit(
+  job: Job,
+  token: string | undefined,
+  error: unknown,
+  failure: { rateLimited?: boolean; retryAfterMs?: number },
+  putBack: () => void,
+): Promise<void> {
+  if (!failure.rateLimited || failure.retryAfterMs === undefined || token === undefined) return;
+  putBack();
+  const waitMs = wakeAfter(failure.retryAfterMs);
+  log.info('job.rate_limited', {
+    queue: job.queueName,
+    jobId: job.id,
+    waitMs,
+    error: errorMessage(error),
+  });
+  await job.moveToDelayed(Date.now() + waitMs, token);
+  throw new DelayedError();
 }

@@ -54,6 +54,19 @@ export function startDraft(key: DraftKey): DraftWriter {
   const id = randomBytes(6).toString('base64url');
   const publish = (message: DraftMessage) => redis.publish(channel(), JSON.stringify(message));
   let written = 0;
+  // Pieces that arrive while a write is under way go out together in the next one: a model
+  // (or a burst of fifty lessons) can outpace Redis, and one round trip per word then costs the
+  // worker more CPU than the lesson. Readers see the same text, in fewer, longer pieces.
+  let batch = '';
+  let batchAt = 0;
+  const flush = () => {
+    const text = batch;
+    batch = '';
+    const message = JSON.stringify({ k: key, g: id, at: batchAt, t: text } satisfies DraftMessage);
+    return redis
+      .eval(APPEND_SCRIPT, 1, draftKey(key), text, DRAFT_TTL_SECONDS, channel(), message)
+      .catch((error: unknown) => warn('append', key, error));
+  };
   // One write after the other, the first once the connection is up (it queues nothing itself).
   let pending: Promise<unknown> = waitForRedis(2000)
     .then(() =>
@@ -67,14 +80,12 @@ export function startDraft(key: DraftKey): DraftWriter {
   return {
     append(text) {
       if (!text) return;
-      const at = written;
+      if (!batch) {
+        batchAt = written;
+        pending = pending.then(flush);
+      }
+      batch += text;
       written += text.length;
-      const message = JSON.stringify({ k: key, g: id, at, t: text } satisfies DraftMessage);
-      pending = pending
-        .then(() =>
-          redis.eval(APPEND_SCRIPT, 1, draftKey(key), text, DRAFT_TTL_SECONDS, channel(), message),
-        )
-        .catch((error: unknown) => warn('append', key, error));
     },
     async finish() {
       await pending;

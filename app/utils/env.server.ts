@@ -87,9 +87,22 @@ export const envSchema = z.object({
   /** How often each worker gives due work whose job Redis lost a job again. */
   SWEEP_INTERVAL_MS: positiveInt(60_000),
   JOB_BACKOFF_BASE_MS: positiveInt(1_000),
-  /** Lesson jobs one worker runs at once; unset means every lesson of a course at once. */
-  LESSON_CONCURRENCY: z.coerce.number().int().positive().optional(),
-  OUTLINE_CONCURRENCY: positiveInt(8),
+  /**
+   * Jobs one worker runs at once. A job spends nearly all its time waiting on the remote model,
+   * so tens per worker cost little memory and CPU (ADR 0024); AI_REQUESTS_PER_MINUTE, not these,
+   * is the brake on the provider.
+   */
+  LESSON_CONCURRENCY: positiveInt(50),
+  OUTLINE_CONCURRENCY: positiveInt(50),
+  /**
+   * AI calls all workers and web processes together may start in any 60 s (ADR 0024): a shared
+   * budget in Redis; a job finding it spent waits, delayed, without using a try. Unset: no limit.
+   */
+  AI_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().optional(),
+  /** The window AI_REQUESTS_PER_MINUTE counts over; only tests shorten it. */
+  AI_RATE_WINDOW_MS: positiveInt(60_000),
+  /** The worker's scheduling priority (0-19, higher is nicer): bursts of jobs leave the web its CPU. */
+  WORKER_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
   /**
    * Vendor calls a member may start per hour: 1 per outline and per /api AI or
    * media call, and one per lesson to generate when a course is created.

@@ -4,6 +4,7 @@ import {
   getLesson,
   getLessonJobContext,
   markLessonRunning,
+  markLessonWaiting,
   recordLessonFailure,
   serializeCredit,
   storeLessonContent,
@@ -12,6 +13,7 @@ import {
   type LessonMedia,
 } from '~/models/lessons.server';
 import {
+  describeAiFailure,
   streamLesson,
   streamTranscriptSummary,
   type LessonText,
@@ -27,7 +29,7 @@ import {
 import { publishChange } from '~/utils/changes.server';
 import { startDraft, type DraftWriter } from '~/utils/drafts.server';
 import { log } from '~/utils/logger.server';
-import { errorMessage, reportProgress } from '~/queues/retry.server';
+import { errorMessage, reportProgress, waitOutRateLimit } from '~/queues/retry.server';
 import { lessonQueue } from '~/queues/lesson.server';
 
 interface FoundMedia {
@@ -108,7 +110,7 @@ function keepPhoto(context: LessonJobContext, found: FoundMedia | undefined) {
  * a lesson already stored is never written again, and a job whose course was
  * deleted fails for good instead of retrying.
  */
-export async function processLesson(job: Job) {
+export async function processLesson(job: Job, token?: string) {
   const { lessonId, courseId } = lessonQueue.payload.parse(job.data);
   const context = getLessonJobContext(lessonId);
   if (!context)
@@ -154,10 +156,14 @@ export async function processLesson(job: Job) {
     await reportProgress(job, 100);
     return { lessonId };
   } catch (error) {
+    await draft?.finish();
+    await waitOutRateLimit(job, token, error, describeAiFailure(error), () => {
+      markLessonWaiting(lessonId, job.attemptsMade);
+      changed();
+    });
     const failures = job.attemptsMade + 1;
     recordLessonFailure(lessonId, failures, errorMessage(error));
     changed();
-    await draft?.finish();
     log.warn('lesson.try_failed', {
       jobId: job.id,
       lessonId,

@@ -2,13 +2,14 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import {
   getOutline,
   markOutlineRunning,
+  markOutlineWaiting,
   recordOutlineFailure,
   storeOutlineResult,
 } from '~/models/outlines.server';
 import { describeAiFailure, generateOutline } from '~/services/vendors/ai.server';
 import { publishChange } from '~/utils/changes.server';
 import { log } from '~/utils/logger.server';
-import { errorMessage, reportProgress } from '~/queues/retry.server';
+import { errorMessage, reportProgress, waitOutRateLimit } from '~/queues/retry.server';
 import { outlineQueue } from '~/queues/outline.server';
 
 /**
@@ -16,7 +17,7 @@ import { outlineQueue } from '~/queues/outline.server';
  * (vendor error, malformed answer) is recorded on the row and thrown, so the
  * job retries with backoff; nothing unvalidated is ever stored.
  */
-export async function processOutline(job: Job) {
+export async function processOutline(job: Job, token?: string) {
   const { outlineId } = outlineQueue.payload.parse(job.data);
   const outline = getOutline(outlineId);
   if (!outline) throw new UnrecoverableError(`Outline ${outlineId} was deleted`);
@@ -40,8 +41,13 @@ export async function processOutline(job: Job) {
     await reportProgress(job, 100);
     return { outlineId, topics: topics.length };
   } catch (error) {
+    const failure = describeAiFailure(error);
+    await waitOutRateLimit(job, token, error, failure, () => {
+      markOutlineWaiting(outlineId, job.attemptsMade);
+      changed();
+    });
     const failures = job.attemptsMade + 1;
-    recordOutlineFailure(outlineId, failures, errorMessage(error), describeAiFailure(error).kind);
+    recordOutlineFailure(outlineId, failures, errorMessage(error), failure.kind);
     changed();
     log.warn('outline.try_failed', {
       jobId: job.id,

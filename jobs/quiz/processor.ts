@@ -2,13 +2,15 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import {
   getQuizJobContext,
   markQuizRunning,
+  markQuizWaiting,
   recordQuizFailure,
   storeQuizQuestions,
 } from '~/models/quizzes.server';
 import { generateQuiz } from '~/services/vendors/quiz-questions.server';
 import { publishChange } from '~/utils/changes.server';
 import { log } from '~/utils/logger.server';
-import { errorMessage, reportProgress } from '~/queues/retry.server';
+import { errorMessage, reportProgress, waitOutRateLimit } from '~/queues/retry.server';
+import { describeAiFailure } from '~/services/vendors/ai.server';
 import { quizQueue } from '~/queues/quiz.server';
 
 /**
@@ -17,7 +19,7 @@ import { quizQueue } from '~/queues/quiz.server';
  * deleted fails for good instead of retrying. An unusable answer from the model fails the try,
  * so the job retries with the shared backoff until a valid quiz arrives.
  */
-export async function processQuiz(job: Job) {
+export async function processQuiz(job: Job, token?: string) {
   const { quizId, courseId } = quizQueue.payload.parse(job.data);
   const context = getQuizJobContext(quizId);
   if (!context) throw new UnrecoverableError(`Quiz ${quizId} of course ${courseId} was deleted`);
@@ -40,6 +42,10 @@ export async function processQuiz(job: Job) {
     await reportProgress(job, 100);
     return { quizId };
   } catch (error) {
+    await waitOutRateLimit(job, token, error, describeAiFailure(error), () => {
+      markQuizWaiting(quizId, job.attemptsMade);
+      changed();
+    });
     const failures = job.attemptsMade + 1;
     recordQuizFailure(quizId, failures, errorMessage(error));
     log.warn('quiz.try_failed', { jobId: job.id, quizId, failures, error: errorMessage(error) });

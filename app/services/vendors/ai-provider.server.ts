@@ -57,22 +57,31 @@ export interface AiProvider {
   describeFailure(error: unknown): AiFailure | undefined;
 }
 
-/** Reads a Retry-After header given in seconds. */
-export function retryAfterMs(value: string | null | undefined): number | undefined {
+/** The headers of a provider's error answer (both SDKs hand back a fetch `Headers`). */
+export type ErrorHeaders = { get(name: string): string | null } | null | undefined;
+
+/**
+ * How long the provider asked us to wait: `retry-after-ms` (OpenAI's, exact) first, else
+ * `retry-after` in seconds or as an HTTP date.
+ */
+export function retryAfterMs(headers: ErrorHeaders, now = Date.now()): number | undefined {
+  const exact = Number(headers?.get('retry-after-ms') ?? Number.NaN);
+  if (Number.isFinite(exact) && exact > 0) return Math.ceil(exact);
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return undefined;
   const seconds = Number(value);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+  if (Number.isFinite(seconds)) return seconds > 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(value);
+  return Number.isFinite(date) && date > now ? date - now : undefined;
 }
 
 /** The usual HTTP reading of an API error's status, shared by the providers. */
-export function failureFromStatus(
-  status: number,
-  retryAfter: string | null | undefined,
-): AiFailure {
+export function failureFromStatus(status: number, headers: ErrorHeaders): AiFailure {
   const transient =
     status === 0 || status === 408 || status === 409 || status === 429 || status >= 500;
   return {
     kind: transient ? 'transient' : 'repeating',
-    retryAfterMs: retryAfterMs(retryAfter),
+    retryAfterMs: retryAfterMs(headers),
     ...(status === 429 ? { rateLimited: true } : {}),
   };
 }

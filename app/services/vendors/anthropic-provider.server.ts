@@ -80,6 +80,6 @@ export const anthropicProvider: AiProvider = {
 
   describeFailure(error) {
     if (!(error instanceof Anthropic.APIError)) return undefined;
-    return failureFromStatus(error.status ?? 0, error.headers?.get('retry-after'));
+    return failureFromStatus(error.status ?? 0, error.headers);
   },
 };

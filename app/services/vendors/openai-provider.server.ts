@@ -113,6 +113,6 @@ export const openaiProvider: AiProvider = {
 
   describeFailure(error) {
     if (!(error instanceof OpenAI.APIError)) return undefined;
-    return failureFromStatus(error.status ?? 0, error.headers?.get('retry-after'));
+    return failureFromStatus(error.status ?? 0, error.headers);
   },
 };

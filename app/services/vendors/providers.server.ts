@@ -1,9 +1,55 @@
 import { env } from '~/utils/env.server';
+import { AiRateLimited, pauseAiCalls, takeAiBudget } from '~/utils/ai-rate-limit.server';
 import type { AiProvider } from './ai-provider.server';
 import { anthropicProvider } from './anthropic-provider.server';
 import { openaiProvider } from './openai-provider.server';
 
-/** The provider AI_PROVIDER names (ADR 0019); each falls back to its own mock in demo mode. */
+export interface AiBudget {
+  take: () => Promise<void>;
+  pause: (ms: number) => Promise<void>;
+}
+
+const sharedBudget: AiBudget = { take: takeAiBudget, pause: pauseAiCalls };
+
+/**
+ * Every call of `provider` first takes one call from the shared AI budget (ADR 0024), and a
+ * provider's 429 with a Retry-After pauses the budget for every process. Refusals of either
+ * kind read as `rateLimited` failures, which a job waits out without using a try.
+ */
+export function withAiBudget(provider: AiProvider, budget: AiBudget = sharedBudget): AiProvider {
+  async function call<T>(run: () => Promise<T>): Promise<T> {
+    await budget.take();
+    try {
+      return await run();
+    } catch (error) {
+      const failure = provider.describeFailure(error);
+      if (failure?.rateLimited && failure.retryAfterMs !== undefined)
+        await budget.pause(failure.retryAfterMs);
+      throw error;
+    }
+  }
+  return {
+    name: provider.name,
+    text: (request) => call(() => provider.text(request)),
+    streamText: (request, onText) => call(() => provider.streamText(request, onText)),
+    callTool: (request) => call(() => provider.callTool(request)),
+    describeFailure(error) {
+      if (error instanceof AiRateLimited)
+        return { kind: 'transient', retryAfterMs: error.retryAfterMs, rateLimited: true };
+      return provider.describeFailure(error);
+    },
+  };
+}
+
+const budgeted = new Map<AiProvider, AiProvider>();
+
+/** The provider AI_PROVIDER names (ADR 0019), behind the shared AI budget; each falls back to its own mock in demo mode. */
 export function configuredProvider(): AiProvider {
-  return env().AI_PROVIDER === 'openai' ? openaiProvider : anthropicProvider;
+  const provider = env().AI_PROVIDER === 'openai' ? openaiProvider : anthropicProvider;
+  let wrapped = budgeted.get(provider);
+  if (!wrapped) {
+    wrapped = withAiBudget(provider);
+    budgeted.set(provider, wrapped);
+  }
+  return wrapped;
 }
