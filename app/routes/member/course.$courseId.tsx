@@ -14,6 +14,7 @@ import { TutorPanel } from '~/components/tutor-panel';
 import { QuizLink } from '~/components/topic-quiz';
 import { VideoFacade } from '~/components/video-facade';
 import { ProgressCircle } from '~/components/progress-circle';
+import { ExportLinks } from '~/components/export-links';
 import {
   courseOutline,
   courseStatus,
@@ -185,6 +186,7 @@ export default function CourseView() {
         <span className="muted course-language" data-testid="course-language">
           {languageOf(course.language).name}
         </span>
+        <ExportLinks courseId={course.id} title={course.mainTopic} />
         <ProgressCircle progress={progress} courseId={course.id} />
       </header>
       <div className="course-layout">
