@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 
 /**
  * `npm run bench -- export`: a 10-topic course (6 lessons each, ~600 words, a photo and an
@@ -112,6 +112,9 @@ async function main() {
   for (const [, run] of cases) await run();
 
   const times = new Map<string, number[]>(cases.map(([name]) => [name, []]));
+  // How long the request thread stalls while PDFs are drawn (they run on a worker thread).
+  const stall = monitorEventLoopDelay({ resolution: 10 });
+  stall.enable();
   let size = 0;
   for (let round = 0; round < RUNS; round += 1) {
     for (const [name, run] of cases) {
@@ -141,6 +144,10 @@ async function main() {
       `  ${name.padEnd(24)} ${ms.toFixed(1).padStart(8)} ms  (${ratio.toFixed(1)}x baseline; target < ${TARGET_MS} ms)${ms > TARGET_MS ? '  MISSED' : ''}`,
     );
   }
+  stall.disable();
+  console.log(
+    `  longest request-thread stall during the runs: ${(stall.max / 1e6).toFixed(0)} ms (PDFs drawn on a worker thread)`,
+  );
   console.log(`  English PDF size: ${(size / 1024 / 1024).toFixed(1)} MB`);
   server.close();
   closeDb();

@@ -2,7 +2,7 @@ import { requireUser } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
 import { exportableCourse, exportSlug, imageUrlsOf, loadImages } from './course-export.server';
 import { courseMarkdown } from './markdown.server';
-import { coursePdf } from './pdf.server';
+import { coursePdfOffThread } from './pdf-pool.server';
 
 export type ExportFormat = 'md' | 'pdf';
 
@@ -36,7 +36,7 @@ export async function exportCourse(
   return {
     filename,
     contentType: 'application/pdf',
-    body: await coursePdf(course, images, options.origin),
+    body: await coursePdfOffThread(course, images, options.origin),
   };
 }
 
