@@ -24,7 +24,7 @@ export const unsplashHandlers = [
     const id = `mock${stableHash(query).toString(36)}`;
     const name = PHOTOGRAPHERS[n]!;
     const username = name.toLowerCase().replace(/\s+/g, '');
-    const src = `/images/demo/photo-${n + 1}.svg`;
+    const src = `/images/demo/photo-${n + 1}.png`;
     return HttpResponse.json({
       total: 1,
       total_pages: 1,

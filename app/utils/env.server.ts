@@ -37,6 +37,18 @@ export const envSchema = z.object({
 
   SIGNUPS_PER_IP_PER_HOUR: positiveInt(20),
 
+  /** Hosts a course export may fetch lesson images from (comma list); the image vendor's. */
+  EXPORT_IMAGE_HOSTS: z
+    .string()
+    .default('images.unsplash.com,plus.unsplash.com')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  EXPORT_IMAGE_TIMEOUT_MS: positiveInt(3000),
+
   DEMO_MODE: flag,
 
   ANTHROPIC_API_KEY: optionalText,

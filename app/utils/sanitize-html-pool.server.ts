@@ -28,7 +28,7 @@ interface Thread {
 }
 
 /** The repository root: the source files live there, also when this module is bundled. */
-function projectRoot(): string {
+export function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!fs.existsSync(path.join(dir, 'package.json'))) {
     const parent = path.dirname(dir);
@@ -42,12 +42,15 @@ function projectRoot(): string {
  * The thread runs the TypeScript source through tsx's ESM hooks, as the worker and the web
  * server themselves do. Its entry is tsx's own declared `import` export of `tsx/esm/api`.
  */
-function threadSource(root: string): string {
+export function threadSource(
+  root: string,
+  entryFile = 'app/utils/sanitize-html-thread.server.ts',
+): string {
   const require = createRequire(path.join(root, 'package.json'));
   const tsxPackage = require.resolve('tsx/package.json');
   const exportsMap = JSON.parse(fs.readFileSync(tsxPackage, 'utf8')).exports['./esm/api'];
   const hooks = pathToFileURL(path.join(path.dirname(tsxPackage), exportsMap.import.default));
-  const entry = pathToFileURL(path.join(root, 'app/utils/sanitize-html-thread.server.ts'));
+  const entry = pathToFileURL(path.join(root, entryFile));
   return `import(${JSON.stringify(hooks.href)})
     .then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;
 }

@@ -447,7 +447,7 @@ describe('the AI and media /api routes', () => {
     expect(text.body.text).toContain('Knife skills');
 
     const image = await json(apiImage, { path: '/api/image', cookie, body: { prompt: 'knives' } });
-    expect(image.body.url).toMatch(/^\/images\/demo\/photo-\d\.svg$/);
+    expect(image.body.url).toMatch(/^\/images\/demo\/photo-\d\.png$/);
     expect(image.body.credit.url).toContain('unsplash.com');
 
     const video = await json(apiYt, { path: '/api/yt', cookie, body: { prompt: 'knives' } });

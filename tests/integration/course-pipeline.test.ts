@@ -295,7 +295,7 @@ describe('course generation with the real worker', () => {
     expect(Math.max(...finishedAt) - Math.min(...finishedAt)).toBeLessThan(6_000);
     for (const lesson of rows) {
       expect(lesson.theory).toContain(`<strong>${lesson.title}</strong>`);
-      expect(lesson.imageUrl).toMatch(/^\/images\/demo\/photo-\d\.svg$/);
+      expect(lesson.imageUrl).toMatch(/^\/images\/demo\/photo-\d\.png$/);
       expect(lesson.done).toBe(true);
       expect(lesson.state).toBe('done');
     }

@@ -150,7 +150,7 @@ describe('a lesson whose theory the client supplies', () => {
       mediaState: 'done',
     });
     const filled = listLessonsOfCourse(without.courseId)[0]!;
-    expect(filled.imageUrl).toMatch(/^\/images\/demo\/photo-\d\.svg$/);
+    expect(filled.imageUrl).toMatch(/^\/images\/demo\/photo-\d\.png$/);
     expect(filled.imageCredit).toContain('unsplash.com');
     expect(filled).toMatchObject({ theory: '<p>Mine too</p>', mediaState: 'done' });
   });

@@ -25,6 +25,7 @@ import { TutorPanel } from '~/components/tutor-panel';
 import { QuizLink } from '~/components/topic-quiz';
 import { VideoFacade } from '~/components/video-facade';
 import { ProgressCircle } from '~/components/progress-circle';
+import { ExportLinks } from '~/components/export-links';
 import {
   courseOutline,
   getCourseForUser,
@@ -247,6 +248,7 @@ export default function CourseView() {
         <Link to={`/course/${course.id}/notes`} className="course-notes-link">
           My notes
         </Link>
+        <ExportLinks courseId={course.id} title={course.mainTopic} />
         <ShareCourse courseId={course.id} share={share} />
         <ProgressCircle progress={progress} courseId={course.id} />
       </header>

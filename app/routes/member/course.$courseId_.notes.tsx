@@ -1,3 +1,4 @@
+import { ExportLinks } from '~/components/export-links';
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { languageAttributes } from '~/domain/languages';
@@ -31,13 +32,16 @@ export default function CourseNotes() {
   const { course, topics } = useLoaderData<typeof loader>();
   const text = languageAttributes(course.language);
   return (
-    <main className="page course-notes" data-testid="course-notes">
+    <section className="page course-notes" data-testid="course-notes">
       <p>
         <Link to={`/course/${course.id}`}>← Back to {course.mainTopic}</Link>
       </p>
       <h1>
         My notes: <span {...text}>{course.mainTopic}</span>
       </h1>
+      {topics.length > 0 ? (
+        <ExportLinks courseId={course.id} title={course.mainTopic} withNotes />
+      ) : null}
       {topics.length === 0 ? (
         <p className="muted">
           No notes yet. Open a lesson and write in its notes box: they are saved as you type.
@@ -65,6 +69,6 @@ export default function CourseNotes() {
           </section>
         ))
       )}
-    </main>
+    </section>
   );
 }

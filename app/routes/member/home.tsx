@@ -6,6 +6,7 @@ import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { COURSE_TYPE_LABELS } from '~/domain/plans';
 import { CertificateLink } from '~/components/certificate-link';
+import { ExportLinks } from '~/components/export-links';
 import { languageAttributes, languageOf } from '~/domain/languages';
 import { QuizResultsLine } from '~/components/topic-quiz';
 import { quizSummariesOfUser } from '~/models/quizzes.server';
@@ -119,6 +120,7 @@ export default function Home() {
                   Continue
                 </Link>
                 {course.completed ? <CertificateLink courseId={course.id} /> : null}
+                <ExportLinks courseId={course.id} title={course.mainTopic} />
               </div>
             </li>
           ))}

@@ -1,0 +1,7 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { exportRouteResponse } from '~/services/export/export.server';
+
+/** GET /course/:courseId/export.pdf: the whole course as one PDF, for its owner. */
+export function loader({ request, params }: LoaderFunctionArgs) {
+  return exportRouteResponse(request, params.courseId, 'pdf');
+}

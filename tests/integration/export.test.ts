@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PDFParse } from 'pdf-parse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCourseWithLessons } from '~/models/courses.server';
+import { createUser } from '~/models/users.server';
+import * as markdownRoute from '~/routes/member/course.$courseId_.export[.md]';
+import * as pdfRoute from '~/routes/member/course.$courseId_.export[.pdf]';
+import { writeLessonNote } from '~/services/lesson-notes.server';
+import { createSession } from '~/utils/auth.server';
+import { resetEnvForTests } from '~/utils/env.server';
+
+const PNG = fs.readFileSync('public/images/demo/photo-2.png');
+let imageServer: http.Server;
+let imageBase = '';
+const served: string[] = [];
+
+beforeAll(async () => {
+  imageServer = http.createServer((request, response) => {
+    served.push(request.url ?? '');
+    if (request.url === '/ok.png')
+      response.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => imageServer.listen(0, '127.0.0.1', resolve));
+  imageBase = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}`;
+  process.env.EXPORT_IMAGE_HOSTS = '127.0.0.1';
+  resetEnvForTests();
+});
+
+afterAll(async () => {
+  delete process.env.EXPORT_IMAGE_HOSTS;
+  resetEnvForTests();
+  await new Promise((resolve) => imageServer.close(resolve));
+});
+
+let counter = 0;
+async function member() {
+  counter += 1;
+  const user = await createUser({
+    email: `export${counter}-${Date.now()}@example.com`,
+    name: 'Ada Lovelace',
+    password: 'a-long-password',
+  });
+  const cookie = (await createSession(user.id)).split(';')[0]!;
+  return { user, cookie };
+}
+
+function course(userId: string, language = 'en', title = 'Graph Algorithms Explained') {
+  const word = language === 'hi' ? 'पाठ' : 'Lesson';
+  return createCourseWithLessons({
+    userId,
+    mainTopic: title,
+    type: 'text',
+    language,
+    topics: [1, 2, 3].map((t) => ({
+      title: `${language === 'hi' ? 'विषय' : 'Topic'} ${t}`,
+      lessons: [1, 2].map((l) => ({
+        title: `${word} ${t}.${l}`,
+        // The last lesson is not written yet.
+        theory:
+          t === 3 && l === 2
+            ? null
+            : `<h2>${word} ${t}.${l} basics</h2><p>Some <strong>bold</strong> text.</p>` +
+              `<p><img src="${imageBase}/ok.png" alt="Working image"></p>` +
+              `<p><img src="${imageBase}/missing.png" alt="Broken image"></p>` +
+              `<p><img src="http://169.254.169.254/secret.png" alt="Foreign image"></p>`,
+        imageUrl: '/images/demo/photo-1.png',
+      })),
+    })),
+  }).course;
+}
+
+async function get(
+  route: typeof markdownRoute | typeof pdfRoute,
+  format: 'md' | 'pdf',
+  courseId: string,
+  cookie: string,
+  query = '',
+): Promise<Response> {
+  try {
+    return await route.loader({
+      request: new Request(`http://localhost/course/${courseId}/export.${format}${query}`, {
+        headers: { Cookie: cookie },
+      }),
+      params: { courseId },
+      context: {},
+    });
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+}
+
+async function pdfText(bytes: Buffer) {
+  const parser = new PDFParse({ data: new Uint8Array(bytes) });
+  try {
+    const text = await parser.getText();
+    return { text: text.text, pages: text.total };
+  } finally {
+    await parser.destroy();
+  }
+}
+
+describe('course export', () => {
+  it("answers 404 for another member's course and for no course", async () => {
+    const owner = await member();
+    const other = await member();
+    const { id } = course(owner.user.id);
+    for (const [route, format] of [
+      [markdownRoute, 'md'],
+      [pdfRoute, 'pdf'],
+    ] as const) {
+      expect((await get(route, format, id, other.cookie)).status).toBe(404);
+      expect((await get(route, format, 'no-such-course', owner.cookie)).status).toBe(404);
+    }
+  });
+
+  it('downloads the Markdown with the title, every lesson title and image links', async () => {
+    const owner = await member();
+    const { id } = course(owner.user.id);
+    const response = await get(markdownRoute, 'md', id, owner.cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toContain('text/markdown');
+    expect(response.headers.get('Content-Disposition')).toBe(
+      'attachment; filename="graph-algorithms-explained.md"',
+    );
+    const text = await response.text();
+    expect(text.startsWith('# Graph Algorithms Explained\n')).toBe(true);
+    expect(text).toContain('Language: English');
+    for (const t of [1, 2, 3])
+      for (const l of [1, 2]) expect(text).toContain(`### Lesson ${t}.${l}\n`);
+    // The demo photo's site-relative path becomes an absolute link (APP_URL).
+    expect(text).toMatch(
+      /!\[Lesson 1\.1\]\(<http:\/\/localhost(:\d+)?\/images\/demo\/photo-1\.png>\)/,
+    );
+    expect(text).toContain(`![Working image](<${imageBase}/ok.png>)`);
+    expect(text).toContain('**bold**');
+    // The unwritten lesson is in the file, marked as such.
+    expect(text).toMatch(/### Lesson 3\.2\n\n_Not written yet\._/);
+  });
+
+  it("adds the member's own notes only when asked (?notes=1)", async () => {
+    const owner = await member();
+    const created = createCourseWithLessons({
+      userId: owner.user.id,
+      mainTopic: 'Graph Search',
+      type: 'text',
+      topics: [
+        {
+          title: 'Breadth first',
+          lessons: [{ title: 'Queues', theory: '<p>A queue holds the frontier.</p>' }],
+        },
+      ],
+    });
+    const saved = await writeLessonNote(owner.user.id, created.lessons[0]!, 'BFS uses a queue.');
+    expect(saved.ok).toBe(true);
+
+    const plain = await (await get(markdownRoute, 'md', created.course.id, owner.cookie)).text();
+    expect(plain).not.toContain('BFS uses a queue.');
+    const withNotes = await (
+      await get(markdownRoute, 'md', created.course.id, owner.cookie, '?notes=1')
+    ).text();
+    expect(withNotes).toContain('> **My notes**');
+    expect(withNotes).toContain('> BFS uses a queue.');
+  });
+
+  it('renders a PDF with the title, every lesson title and embedded images; a failed image is a link', async () => {
+    const owner = await member();
+    const { id } = course(owner.user.id);
+    served.length = 0;
+    const response = await get(pdfRoute, 'pdf', id, owner.cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toBe('application/pdf');
+    expect(response.headers.get('Content-Disposition')).toBe(
+      'attachment; filename="graph-algorithms-explained.pdf"',
+    );
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const { text, pages } = await pdfText(bytes);
+    expect(text).toContain('Graph Algorithms Explained');
+    for (const t of [1, 2, 3]) for (const l of [1, 2]) expect(text).toContain(`Lesson ${t}.${l}`);
+    // Title page, outline, then each of the three topics from a new page.
+    expect(pages).toBeGreaterThanOrEqual(5);
+    expect(pages).toBeLessThan(40);
+    expect(text).toContain(`Broken image: ${imageBase}/missing.png`);
+    expect(text).toContain('Foreign image: http://169.254.169.254/secret.png');
+    expect(text).toContain('Not written yet.');
+    // Images are embedded (PDF image XObjects), and only the allowed host was asked.
+    expect(bytes.toString('latin1')).toMatch(/\/Subtype \/Image/);
+    expect(served.sort()).toEqual(['/missing.png', '/ok.png']);
+  });
+
+  it('embeds the Noto font of the course language (Hindi)', async () => {
+    const owner = await member();
+    const { id } = course(owner.user.id, 'hi', 'एल्गोरिदम का परिचय');
+    const response = await get(pdfRoute, 'pdf', id, owner.cookie);
+    expect(response.status).toBe(200);
+    // A title without Latin letters gets the generic file name.
+    expect(response.headers.get('Content-Disposition')).toBe('attachment; filename="course.pdf"');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansDevanagari-Bold/);
+    expect(bytes.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansDevanagari/);
+    const { pages } = await pdfText(bytes);
+    expect(pages).toBeGreaterThanOrEqual(5);
+  });
+
+  it('embeds the Arabic Noto font for an Arabic course', async () => {
+    const owner = await member();
+    const { id } = course(owner.user.id, 'ar', 'مقدمة في الخوارزميات');
+    const bytes = Buffer.from(await (await get(pdfRoute, 'pdf', id, owner.cookie)).arrayBuffer());
+    expect(bytes.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansArabic/);
+  });
+});
