@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { outboxEmails } from '../../db/schema';
-import { launchBrowser, newPage } from '../support/browser';
-import { appDatabase, closeAppDatabases } from '../support/members';
+import { useBrowser } from '../support/browser';
+import { appDatabase } from '../support/members';
 import {
   expectToast,
   logOutInBrowser,
@@ -18,17 +18,8 @@ const MISMATCH = 'The password and confirm password do not match';
 const CURRENT_NEEDED = 'Please enter your current password to change your email or password';
 
 describe('accounts in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    closeAppDatabases();
-  });
+  const e2e = useBrowser();
+  const { baseURL, dataDir } = e2e;
 
   const label = (page: Page, text: string) => page.getByLabel(text, { exact: true });
   const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
@@ -56,7 +47,7 @@ describe('accounts in a browser', () => {
   }
 
   it('walks a new member through sign-up, logout, sign-in, profile, forgot and reset', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     const member = await signUpInBrowser(page, { name: 'Walker', email: uniqueEmail('walker') });
 
     // Signed-in header: Home, Profile, Logout, Pricing, Generate Course; no Admin for members.
@@ -177,7 +168,7 @@ describe('accounts in a browser', () => {
   });
 
   it('shows the sign-up and sign-in validation messages', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await page.goto('/signup');
     await button(page, 'SignUp').click();
     await expectToast(page, REQUIRED);
@@ -197,7 +188,7 @@ describe('accounts in a browser', () => {
   });
 
   it('brings a visitor back to the page they asked for, and sends members away from the visitor pages', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     const member = await signUpInBrowser(page);
     await logOutInBrowser(page);
 
@@ -215,7 +206,7 @@ describe('accounts in a browser', () => {
   });
 
   it("shows 'Internal Server Error' when the server cannot answer", async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await page.goto('/signin');
     await page.route(
       (url) => url.pathname.startsWith('/signin'),
@@ -232,7 +223,7 @@ describe('accounts in a browser', () => {
   });
 
   it('works without JavaScript, showing the messages on the page', async () => {
-    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    const context = await e2e.browser.newContext({ baseURL, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto('/signin');
     await button(page, 'SignIn').click();

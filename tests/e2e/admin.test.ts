@@ -1,24 +1,15 @@
 import { count } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import { courses, users } from '../../db/schema';
 import { signInInBrowser } from '../support/accounts';
-import { launchBrowser, newPage } from '../support/browser';
-import { appDatabase, closeAppDatabases, signUp } from '../support/members';
+import { useBrowser } from '../support/browser';
+import { appDatabase, signUp } from '../support/members';
 
-/** The admin panel as the seeded main admin uses it, in a real browser. */
+/** The admin panel as the seeded main admin uses it, in a real e2e.browser. */
 describe('the admin panel in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    closeAppDatabases();
-  });
+  const e2e = useBrowser();
+  const { baseURL, dataDir } = e2e;
 
   const toast = (page: Page, text: string) =>
     page.locator('.Toastify').getByText(text).first().waitFor();
@@ -26,7 +17,7 @@ describe('the admin panel in a browser', () => {
     page.getByTestId('admin-table').locator('tr', { hasText: email });
 
   it('dashboard, adding and removing an admin, members kept out, a sanitized policy', async () => {
-    const memberPage = await newPage(browser, baseURL);
+    const memberPage = await e2e.newPage();
     const member = await signUp(memberPage, dataDir, { name: 'Future Admin' });
     await memberPage.goto('/users');
     await memberPage.waitForURL('**/home');
@@ -34,7 +25,7 @@ describe('the admin panel in a browser', () => {
       memberPage.getByRole('link', { name: 'Admin', exact: true }).count(),
     ).resolves.toBe(0);
 
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signInInBrowser(page, inject('adminEmail'), inject('adminPassword'));
     await page.getByRole('link', { name: 'Admin', exact: true }).click();
     await page.waitForURL('**/dashboard');
@@ -110,7 +101,10 @@ describe('the admin panel in a browser', () => {
   });
 
   it('opens and closes the sidebar drawer on a phone', async () => {
-    const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
+    const context = await e2e.browser.newContext({
+      baseURL,
+      viewport: { width: 390, height: 844 },
+    });
     const page = await context.newPage();
     await signInInBrowser(page, inject('adminEmail'), inject('adminPassword'));
     await page.goto('/dashboard');

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import { outboxEmails, subscriptions, users } from '../../db/schema';
-import { launchBrowser, newPage } from '../support/browser';
+import { useBrowser } from '../support/browser';
 import { TEST_REDIS_URL } from '../support/redis';
-import { appDatabase, closeAppDatabases, signUp } from '../support/members';
+import { appDatabase, signUp } from '../support/members';
 
 /**
  * Paying for a plan through PayPal as a new member would, in a real browser
@@ -14,17 +14,8 @@ import { appDatabase, closeAppDatabases, signUp } from '../support/members';
  * its approval page is the demo stand-in.
  */
 describe('paid plans through PayPal and Razorpay in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    closeAppDatabases();
-  });
+  const e2e = useBrowser();
+  const { dataDir } = e2e;
 
   const toast = (page: Page, text: string) =>
     page.locator('.Toastify').getByText(text).first().waitFor();
@@ -64,7 +55,7 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
   }
 
   it('subscribes, gets a receipt, modifies, cancels and drops to free when the paid period ends', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     const member = await signUp(page, dataDir, { name: 'Ada Lovelace' });
 
     await page.goto('/pricing');
@@ -184,7 +175,7 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
   });
 
   it('goes to /failed when the buyer cancels on the approval page', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     const member = await signUp(page, dataDir);
     await page.goto('/payment?plan=yearly');
     await fillPayment(page);
@@ -201,7 +192,7 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
   });
 
   it('pays through Razorpay: pending, the payment link, verify, success; modify is refused; cancel keeps the plan', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     const member = await signUp(page, dataDir, { name: 'Grace Hopper' });
     await page.goto('/payment?plan=monthly');
     await fillPayment(page);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { useBrowser } from '../support/browser';
 import { signInInBrowser } from '../support/accounts';
 import { decodePngSize, insertCourse, readCompletion } from '../support/courses';
 import { createMember, signUp } from '../support/members';
@@ -15,20 +15,12 @@ const enGB = (date: Date) =>
   }).format(date);
 
 describe('completing a course and earning its certificate', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const e2e = useBrowser();
+  const { baseURL, dataDir } = e2e;
 
   /** A new member, signed up through the sign-up page. */
   async function memberPage(name: string, options: { javaScriptEnabled?: boolean } = {}) {
-    const context = await browser.newContext({ baseURL, ...options });
+    const context = await e2e.browser.newContext({ baseURL, ...options });
     const page = await context.newPage();
     const member = await signUp(page, dataDir, { name });
     return { member, page };
@@ -116,7 +108,7 @@ describe('completing a course and earning its certificate', () => {
     await page.context().close();
 
     // The admin finds the email with the same PNG attached in the demo outbox.
-    const admin = await newPage(browser, baseURL);
+    const admin = await e2e.newPage();
     await admin.goto('/admin/outbox');
     await signInInBrowser(admin, inject('adminEmail'), inject('adminPassword'), {
       navigate: false,
@@ -139,7 +131,7 @@ describe('completing a course and earning its certificate', () => {
     await admin.context().close();
 
     // Anyone can verify it from the id printed on the certificate: name, course, date only.
-    const visitor = await newPage(browser, baseURL);
+    const visitor = await e2e.newPage();
     const response = await visitor.goto(`/verify/${certificateId}`);
     expect(response?.status()).toBe(200);
     await expect(

@@ -1,22 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../support/browser';
 import { insertCourse } from '../support/courses';
-import { closeAppDatabases, createMember, signInAs } from '../support/members';
+import { createMember, signInAs } from '../support/members';
 
 /** A member with more courses than /home shows at once pages through them. */
 describe('the course list in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    closeAppDatabases();
-  });
+  const e2e = useBrowser();
+  const { baseURL, dataDir } = e2e;
 
   it('shows 24 of 30 courses, then all 30 after Load more, newest first', async () => {
     const member = createMember(dataDir);
@@ -29,7 +19,7 @@ describe('the course list in a browser', () => {
       // Distinct creation times, so "newest first" is one order.
       await new Promise((resolve) => setTimeout(resolve, 3));
     }
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signInAs(page.context(), baseURL, dataDir, member);
 
     await page.goto('/home');

@@ -1,30 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { lessons, outlines } from '../../db/schema';
 import { writeKnobs } from '../../mocks/knobs';
-import { launchBrowser, newPage } from '../support/browser';
+import { useBrowser } from '../support/browser';
 import { insertCourse } from '../support/courses';
-import { appDatabase, closeAppDatabases, createMember, signInAs, signUp } from '../support/members';
+import { appDatabase, createMember, signInAs, signUp } from '../support/members';
 
 /**
  * Course generation as a member does it, in a real browser against the
  * production build in demo mode (the AI, Unsplash and YouTube are the mocks).
  */
 describe('course generation in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    closeAppDatabases();
-  });
+  const e2e = useBrowser();
+  const { baseURL, dataDir } = e2e;
   afterEach(() => {
     fs.rmSync(path.join(dataDir, 'mock-knobs.json'), { force: true });
   });
@@ -39,7 +30,7 @@ describe('course generation in a browser', () => {
       .getByRole('link', { name: new RegExp(`^${title}`) });
 
   it('creates a theory-and-image course, studies it and finds it on /home', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signUp(page, dataDir);
 
     await page.goto('/home');
@@ -121,7 +112,7 @@ describe('course generation in a browser', () => {
   });
 
   it('creates a 10-topic video-and-theory course for a paid member', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signUp(page, dataDir, { plan: 'monthly' });
 
     await page.goto('/create');
@@ -166,7 +157,7 @@ describe('course generation in a browser', () => {
   });
 
   it('holds a free member to the free plan, on the page and on the server', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     const member = await signUp(page, dataDir);
     await page.goto('/create');
     await page.getByText('For free member sub topics is limited to 5').waitFor();
@@ -214,7 +205,7 @@ describe('course generation in a browser', () => {
   });
 
   it('turns the progress circle into the Certificate link at 100%', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signUp(page, dataDir);
     // A two-lesson course an API client brought, already written.
     const lesson = (title: string) => ({ title, theory: `<p>All about ${title}.</p>` });
@@ -242,7 +233,7 @@ describe('course generation in a browser', () => {
   });
 
   it('works without JavaScript, from /create to the first lesson', async () => {
-    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    const context = await e2e.browser.newContext({ baseURL, javaScriptEnabled: false });
     const page = await context.newPage();
     await signUp(page, dataDir);
     await page.goto('/create');
@@ -296,7 +287,7 @@ describe('course generation in a browser', () => {
 
   it('marks only the lesson the member opens: prefetch, reloads of data and revalidation change nothing', async () => {
     const member = createMember(dataDir);
-    const context = await browser.newContext({ baseURL });
+    const context = await e2e.browser.newContext({ baseURL });
     await signInAs(context, baseURL, dataDir, member);
     const { courseId, ids } = unstudiedCourse(member.id);
 
@@ -333,7 +324,7 @@ describe('course generation in a browser', () => {
 
   it('without JavaScript, opening a lesson from the sidebar marks it done', async () => {
     const member = createMember(dataDir);
-    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    const context = await e2e.browser.newContext({ baseURL, javaScriptEnabled: false });
     await signInAs(context, baseURL, dataDir, member);
     const { courseId } = unstudiedCourse(member.id);
     const page = await context.newPage();

@@ -1,22 +1,14 @@
 import fs from 'node:fs';
-import type { Browser, Download } from 'playwright-core';
+import type { Download } from 'playwright-core';
 import { PDFParse } from 'pdf-parse';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../support/browser';
 import { insertCourse } from '../support/courses';
 import { signUp } from '../support/members';
 
 describe('exporting a course', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const e2e = useBrowser();
+  const { baseURL, dataDir } = e2e;
 
   async function saved(download: Download): Promise<Buffer> {
     const file = await download.path();
@@ -24,7 +16,7 @@ describe('exporting a course', () => {
   }
 
   it('downloads the course as Markdown and as PDF from the course view and /home', async () => {
-    const context = await browser.newContext({ baseURL, acceptDownloads: true });
+    const context = await e2e.browser.newContext({ baseURL, acceptDownloads: true });
     const page = await context.newPage();
     const member = await signUp(page, dataDir, { name: 'Ada Lovelace' });
     const courseId = insertCourse(dataDir, member.id, {
@@ -70,7 +62,7 @@ describe('exporting a course', () => {
   });
 
   it("answers 404 for another member's course export", async () => {
-    const context = await browser.newContext({ baseURL });
+    const context = await e2e.browser.newContext({ baseURL });
     const page = await context.newPage();
     const owner = await signUp(page, dataDir, { name: 'Grace Hopper' });
     const courseId = insertCourse(dataDir, owner.id, {

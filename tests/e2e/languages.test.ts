@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../support/browser';
 import { insertCourse } from '../support/courses';
 import { signUp } from '../support/members';
 
@@ -13,16 +13,8 @@ const DEVANAGARI = /\p{Script=Devanagari}{3}/u;
 const ARABIC = /\p{Script=Arabic}{3}/u;
 
 describe('course languages in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const e2e = useBrowser();
+  const { dataDir } = e2e;
 
   /** /create with a language chosen, then Generate Course; ends on the course view. */
   async function createCourse(page: Page, topic: string, subtopic: string, language: string) {
@@ -45,7 +37,7 @@ describe('course languages in a browser', () => {
   }
 
   it('writes a Hindi course in Devanagari and says so on /home', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signUp(page, dataDir);
     const { titles } = await createCourse(page, 'Astronomy', 'Telescopes', 'Hindi (हिन्दी)');
     expect(titles.filter((title) => DEVANAGARI.test(title)).length).toBeGreaterThanOrEqual(4);
@@ -83,7 +75,7 @@ describe('course languages in a browser', () => {
   });
 
   it('writes an Arabic course right to left', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signUp(page, dataDir);
     const { titles } = await createCourse(page, 'Chemistry', 'Atoms', 'Arabic (العربية)');
     expect(titles.filter((title) => ARABIC.test(title)).length).toBeGreaterThanOrEqual(4);
@@ -141,7 +133,7 @@ describe('course languages in a browser', () => {
   }
 
   it('draws Devanagari and Arabic course titles on the certificate', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     const member = await signUp(page, dataDir, { name: 'Meera' });
     const inks: Record<string, { title: number; empty: number }> = {};
     for (const [key, title] of [

@@ -1,25 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { MOCK_SIMPLER_START } from '../../mocks/ai-answers';
-import { launchBrowser, newPage } from '../support/browser';
-import { closeAppDatabases, signUp } from '../support/members';
+import { useBrowser } from '../support/browser';
+import { signUp } from '../support/members';
 
 /**
  * A new member writes notes and regenerates a lesson in a real browser against the production
  * build in demo mode: the AI mock writes the course and the re-written lesson.
  */
 describe('lesson notes and regenerate in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    closeAppDatabases();
-  });
+  const e2e = useBrowser();
+  const { dataDir } = e2e;
 
   async function createCourse(page: Page) {
     await page.goto('/create');
@@ -38,7 +29,7 @@ describe('lesson notes and regenerate in a browser', () => {
     page.getByTestId('notes-state').getByText(text, { exact: true }).waitFor();
 
   it('writes a note, reloads and sees it; a dropped network shows Not saved and loses nothing', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signUp(page, dataDir);
     await createCourse(page);
 
@@ -85,7 +76,7 @@ describe('lesson notes and regenerate in a browser', () => {
   }, 180_000);
 
   it('a lesson report that fails offline leaves the page alone and is sent again later', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signUp(page, dataDir);
     await createCourse(page);
     const nav = page.getByRole('navigation', { name: 'Course topics' });
@@ -116,7 +107,7 @@ describe('lesson notes and regenerate in a browser', () => {
   }, 180_000);
 
   it("regenerates a lesson 'simpler', sees the new text replace the old, and restores it", async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signUp(page, dataDir);
     await createCourse(page);
     const theory = page.getByTestId('lesson-theory');

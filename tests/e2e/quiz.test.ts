@@ -1,25 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { MOCK_RIGHT_OPTION_START } from '../../mocks/ai-answers';
-import { launchBrowser, newPage } from '../support/browser';
-import { closeAppDatabases, signUp } from '../support/members';
+import { useBrowser } from '../support/browser';
+import { signUp } from '../support/members';
 
 /**
  * A new member takes a topic quiz in a real browser against the production build in demo mode:
  * the AI mock writes the course, its lessons and its quizzes.
  */
 describe('topic quizzes in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    closeAppDatabases();
-  });
+  const e2e = useBrowser();
+  const { dataDir } = e2e;
 
   /** Picks the right option of every question but those in `wrong`; returns the question count. */
   async function answer(page: Page, wrong: number[]) {
@@ -41,7 +32,7 @@ describe('topic quizzes in a browser', () => {
   }
 
   it('takes a topic quiz, sees the score and explanations, finds the score on the course and retakes it', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signUp(page, dataDir);
 
     await page.goto('/create');

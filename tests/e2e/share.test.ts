@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage } from '../support/browser';
-import { closeAppDatabases, signUp } from '../support/members';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../support/browser';
+import { signUp } from '../support/members';
 
 /**
  * Sharing a course as members would, in a real browser against the production build in demo
@@ -9,17 +9,8 @@ import { closeAppDatabases, signUp } from '../support/members';
  * copies it, the owner revokes the link and it stops working.
  */
 describe('sharing a course in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    closeAppDatabases();
-  });
+  const e2e = useBrowser();
+  const { dataDir } = e2e;
 
   /** Opens the course bar's Share panel, reloading until every lesson is written. */
   async function openSharePanel(page: Page, courseUrl: string) {
@@ -36,7 +27,7 @@ describe('sharing a course in a browser', () => {
   }
 
   it('shares a course, a visitor reads it, a member copies it, the owner revokes it', async () => {
-    const owner = await newPage(browser, baseURL);
+    const owner = await e2e.newPage();
     await signUp(owner, dataDir);
     await owner.goto('/create');
     await owner.getByLabel('Topic', { exact: true }).fill('Beekeeping');
@@ -61,7 +52,7 @@ describe('sharing a course in a browser', () => {
     expect(link).toMatch(/\/share\/[\w-]{43}$/);
 
     // A visitor, signed out, reads every lesson; nothing says whose course it is.
-    const visitor = await newPage(browser, baseURL);
+    const visitor = await e2e.newPage();
     await visitor.goto(link);
     await visitor.getByRole('heading', { level: 1, name: 'Beekeeping' }).waitFor();
     const shownTitles = await visitor.getByTestId('shared-lesson-title').allInnerTexts();
@@ -70,7 +61,7 @@ describe('sharing a course in a browser', () => {
     await visitor.getByRole('link', { name: 'Sign up to copy this course' }).waitFor();
 
     // Another member copies it into their own courses and studies their copy.
-    const reader = await newPage(browser, baseURL);
+    const reader = await e2e.newPage();
     await signUp(reader, dataDir);
     await reader.goto(link);
     await reader.getByRole('button', { name: 'Copy to my courses' }).click();

@@ -1,20 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../support/browser';
 
 describe('the product shell in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const e2e = useBrowser();
+  const { baseURL } = e2e;
 
   it('shows the public header, footer and demo banner', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await page.goto('/');
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const link of ['Pricing', 'Features', 'SignIn', 'SignUp']) {
@@ -34,7 +26,7 @@ describe('the product shell in a browser', () => {
   });
 
   it('keeps dark mode across a reload', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await page.goto('/');
     await expect(page.locator('html').getAttribute('data-theme')).resolves.toBe('light');
     await page.getByTestId('theme-toggle').click();
@@ -46,7 +38,7 @@ describe('the product shell in a browser', () => {
   });
 
   it('shows the not-found page with the image for the theme', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     const response = await page.goto('/no/such/page');
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: 'Page not found' }).isVisible()).resolves.toBe(

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { writeKnobs } from '../../mocks/knobs';
 import { TUTOR_FAILED_MESSAGE } from '~/domain/tutor';
-import { launchBrowser, newPage } from '../support/browser';
-import { closeAppDatabases, signUp } from '../support/members';
+import { useBrowser } from '../support/browser';
+import { signUp } from '../support/members';
 
 /**
  * A new member watches a lesson being written and asks its tutor, in a real browser against the
@@ -13,17 +13,8 @@ import { closeAppDatabases, signUp } from '../support/members';
  * text can be seen growing.
  */
 describe('streamed lessons and the tutor in a browser', () => {
-  let browser: Browser;
-  const baseURL = inject('baseURL');
-  const dataDir = inject('dataDir');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    closeAppDatabases();
-  });
+  const e2e = useBrowser();
+  const { dataDir } = e2e;
   afterEach(() => {
     fs.rmSync(path.join(dataDir, 'mock-knobs.json'), { force: true });
   });
@@ -40,7 +31,7 @@ describe('streamed lessons and the tutor in a browser', () => {
   }
 
   it('shows a lesson as it is written, then the tutor answers, streaming, and remembers', async () => {
-    const page = await newPage(browser, baseURL);
+    const page = await e2e.newPage();
     await signUp(page, dataDir);
     await page.goto('/create');
     await page.getByLabel('Topic', { exact: true }).fill('Photosynthesis');

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { closeAppDatabases } from './members';
 
 export function chromiumPath(): string {
   const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -32,4 +34,36 @@ export function launchBrowser(): Promise<Browser> {
 export async function newPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL });
   return context.newPage();
+}
+
+/**
+ * The browser of one describe block of browser tests, against the app e2e-global-setup started:
+ * launched before its tests, closed after them with any database handles they opened.
+ */
+export function useBrowser() {
+  let browser: Browser | undefined;
+  const baseURL = inject('baseURL');
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    closeAppDatabases();
+  });
+  const launched = () => {
+    if (!browser) throw new Error('the browser is launched in beforeAll');
+    return browser;
+  };
+  return {
+    baseURL,
+    dataDir: inject('dataDir'),
+    get browser() {
+      return launched();
+    },
+    /** A fresh context (own cookies) on the app, with one page. */
+    async newPage(options: BrowserContextOptions = {}): Promise<Page> {
+      const context = await launched().newContext({ baseURL, ...options });
+      return context.newPage();
+    },
+  };
 }
