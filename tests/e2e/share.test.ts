@@ -38,10 +38,10 @@ describe('sharing a course in a browser', () => {
     await owner.getByRole('button', { name: 'Generate Course' }).click();
     await owner.waitForURL(/\/course\/[\w-]+$/);
     const courseUrl = owner.url();
-    const lessonTitles = await owner
-      .getByRole('navigation', { name: 'Course topics' })
-      .locator('.lesson-title')
-      .allInnerTexts();
+    // The URL changes on a client-side navigation a moment before the course view renders.
+    const titleLinks = owner.getByRole('navigation', { name: 'Course topics' }).locator('.lesson-title');
+    await titleLinks.first().waitFor();
+    const lessonTitles = await titleLinks.allInnerTexts();
     expect(lessonTitles.length).toBeGreaterThan(4);
 
     const panel = await openSharePanel(owner, courseUrl);
