@@ -39,7 +39,9 @@ describe('sharing a course in a browser', () => {
     await owner.waitForURL(/\/course\/[\w-]+$/);
     const courseUrl = owner.url();
     // The URL changes on a client-side navigation a moment before the course view renders.
-    const titleLinks = owner.getByRole('navigation', { name: 'Course topics' }).locator('.lesson-title');
+    const titleLinks = owner
+      .getByRole('navigation', { name: 'Course topics' })
+      .locator('.lesson-title');
     await titleLinks.first().waitFor();
     const lessonTitles = await titleLinks.allInnerTexts();
     expect(lessonTitles.length).toBeGreaterThan(4);
