@@ -23,17 +23,23 @@ async function member() {
   return { user, cookie };
 }
 
+/**
+ * Courses a millisecond apart at least, as a member's are: within one millisecond the order is
+ * the ids' (random), and the expectations below are in order of creation.
+ */
 function addCourses(userId: string, count: number, prefix: string): string[] {
-  return Array.from(
-    { length: count },
-    (_, i) =>
-      createCourseWithLessons({
-        userId,
-        mainTopic: `${prefix} ${i}`,
-        type: 'text',
-        topics: [{ title: 'Only', lessons: [{ title: 'One', theory: '<p>x</p>' }] }],
-      }).course.id,
-  );
+  return Array.from({ length: count }, (_, i) => {
+    const previous = Date.now();
+    while (Date.now() === previous) {
+      // a millisecond passes
+    }
+    return createCourseWithLessons({
+      userId,
+      mainTopic: `${prefix} ${i}`,
+      type: 'text',
+      topics: [{ title: 'Only', lessons: [{ title: 'One', theory: '<p>x</p>' }] }],
+    }).course.id;
+  });
 }
 
 async function list(path: string, cookie: string) {
