@@ -12,16 +12,18 @@
  *    or never finished), the worker's and web processes' RSS peaks, and `/` p99 during the
  *    burst against idle.
  *
- * `/` is sampled open-loop (a request every BENCH_SAMPLE_MS, default 25, around the /create
- * bursts, and every BENCH_BURST_SAMPLE_MS, default 100, around the minutes-long burst of courses;
- * each on its own connection, whether or not the previous one answered), as visitors arrive.
+ * `/` is sampled open-loop from a thread of its own, so the load generator's own work does not
+ * delay the answers it times (a request every BENCH_SAMPLE_MS, default 25, around the /create
+ * bursts, and every BENCH_BURST_SAMPLE_MS, default 100, around the minutes-long burst of
+ * courses; each on its own connection, whether or not the previous one answered), as visitors
+ * arrive.
  * Needs Redis on 127.0.0.1:6379 (or REDIS_URL) and a build (`npx remix vite:build`).
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import { startApp, type RunningApp } from '../tests/support/app-process';
 import { appDatabase, closeAppDatabases } from '../tests/support/members';
+import { startSampler } from './lib/landing-sampler';
 import { memberClient, post, type MemberClient } from './lib/member-client';
 
 const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 2000);
@@ -40,38 +42,17 @@ const percentile = (values: number[], p: number) => {
 };
 const sleep = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));
 
-/** One visitor's `/` on a connection of its own. */
-function timeLanding(baseURL: string): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${baseURL}/`, { agent: false }, (response) => {
-        response.resume();
-        response.on('end', () => resolve(performance.now() - started));
-      })
-      .on('error', reject);
-  });
-}
-
-/** `/` latencies sampled open-loop until `until` settles (or for `until` ms). */
+/** `/` latencies, sampled from a thread of its own until `until` settles (or for `until` ms). */
 async function sampleLanding(
   baseURL: string,
   until: Promise<unknown> | number,
   everyMs = SAMPLE_MS,
 ) {
-  let settled = false;
-  const done = typeof until === 'number' ? sleep(until) : until;
-  void done.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  const samples: Promise<number>[] = [];
-  while (!settled) {
-    samples.push(timeLanding(baseURL));
-    await sleep(everyMs);
-  }
-  await done;
-  return Promise.all(samples);
+  const sampler = startSampler(`${baseURL}/`, everyMs);
+  await (typeof until === 'number' ? sleep(until) : until).catch(() => undefined);
+  const samples = await sampler.stop();
+  await until;
+  return samples;
 }
 
 /** The app's processes by role, found by their DATA_DIR, and their resident memory peaks. */
