@@ -1,15 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { MAX_INSTRUCTION_CHARS, SUGGESTED_INSTRUCTIONS } from '~/domain/notes';
+import {
+  MAX_INSTRUCTION_CHARS,
+  SUGGESTED_INSTRUCTIONS,
+  type RegenerationStatus,
+} from '~/domain/notes';
 import { useLongPoll } from '~/utils/use-long-poll';
-
-export interface RegenerationView {
-  lessonId: number;
-  state: 'idle' | 'running' | 'done';
-  instruction: string;
-  attempts: number;
-  canRestore: boolean;
-  version: string;
-}
 
 const FAILED = 'The request did not reach the server. Please try again.';
 
@@ -20,11 +15,11 @@ async function post(lessonId: number, fields: Record<string, string>) {
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify(fields),
     });
-    const body = (await response.json().catch(() => ({}))) as Partial<RegenerationView> & {
+    const body = (await response.json().catch(() => ({}))) as Partial<RegenerationStatus> & {
       message?: string;
     };
     return response.ok
-      ? { ok: true as const, status: body as RegenerationView }
+      ? { ok: true as const, status: body as RegenerationStatus }
       : { ok: false as const, message: body.message ?? FAILED };
   } catch {
     return { ok: false as const, message: FAILED };
@@ -36,7 +31,7 @@ function RegenerationWatcher({
   initial,
   onFinished,
 }: {
-  initial: RegenerationView;
+  initial: RegenerationStatus;
   onFinished: () => void;
 }) {
   const polled = useLongPoll(
@@ -64,7 +59,7 @@ export function RegenerateLesson({
   status: initial,
   onChanged,
 }: {
-  status: RegenerationView;
+  status: RegenerationStatus;
   onChanged: () => void;
 }) {
   const id = useId();

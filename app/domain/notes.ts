@@ -17,3 +17,15 @@ export const REGENERATE_ALLOWANCE_MESSAGE =
   'You have used your AI allowance for this hour. Please try regenerating later.';
 /** The instructions offered as buttons; the member may also write their own. */
 export const SUGGESTED_INSTRUCTIONS = ['simpler', 'more examples'] as const;
+
+/** Where a lesson's "Regenerate" stands, as the server answers it and the panel shows it. */
+export interface RegenerationStatus {
+  lessonId: number;
+  state: 'idle' | 'running' | 'done';
+  instruction: string;
+  /** Failed tries of the running request (the job retries without limit). */
+  attempts: number;
+  canRestore: boolean;
+  /** Changes whenever anything above does (the long-poll compares it). */
+  version: string;
+}

@@ -6,6 +6,7 @@ import {
   NOTHING_TO_RESTORE_MESSAGE,
   REGENERATE_ALLOWANCE_MESSAGE,
   REGENERATION_RUNNING_MESSAGE,
+  type RegenerationStatus,
 } from '~/domain/notes';
 import { fail, ok, type Result } from '~/domain/result';
 import type { Lesson } from '~/models/lessons.server';
@@ -27,16 +28,6 @@ import { cleanText, parseWith } from '~/utils/validation.server';
  * hourly AI allowance, a job that writes the new text; the old text stays until then and can be
  * put back once.
  */
-export interface RegenerationStatus {
-  lessonId: number;
-  state: 'idle' | 'running' | 'done';
-  instruction: string;
-  /** Failed tries of the running request (the job retries without limit). */
-  attempts: number;
-  canRestore: boolean;
-  /** Changes whenever anything above does (the long-poll compares it). */
-  version: string;
-}
 
 export function regenerationStatus(lessonId: number): RegenerationStatus {
   const row = getRegeneration(lessonId);
