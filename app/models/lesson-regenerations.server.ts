@@ -59,14 +59,17 @@ export function getRunningRegeneration(lessonId: number, token: string) {
     })
     .from(lessonRegenerations)
     .innerJoin(lessons, eq(lessons.id, lessonRegenerations.lessonId))
-    .where(
-      and(
-        eq(lessonRegenerations.lessonId, lessonId),
-        eq(lessonRegenerations.token, token),
-        eq(lessonRegenerations.state, 'running'),
-      ),
-    )
+    .where(isRunningRequest(lessonId, token))
     .get();
+}
+
+/** The lesson's request `token` is the one running: a replaced or finished one never writes. */
+function isRunningRequest(lessonId: number, token: string) {
+  return and(
+    eq(lessonRegenerations.lessonId, lessonId),
+    eq(lessonRegenerations.token, token),
+    eq(lessonRegenerations.state, 'running'),
+  );
 }
 
 /**
@@ -80,13 +83,7 @@ export function storeRegeneratedLesson(lessonId: number, token: string, theory: 
       .select({ theory: lessons.theory })
       .from(lessons)
       .innerJoin(lessonRegenerations, eq(lessonRegenerations.lessonId, lessons.id))
-      .where(
-        and(
-          eq(lessons.id, lessonId),
-          eq(lessonRegenerations.token, token),
-          eq(lessonRegenerations.state, 'running'),
-        ),
-      )
+      .where(isRunningRequest(lessonId, token))
       .get();
     if (!current) return false;
     tx.update(lessons)
