@@ -10,7 +10,9 @@ WORKDIR /app
 FROM base AS deps
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
+# patches/ first: npm ci's postinstall applies them (ADR 0025).
 COPY package.json package-lock.json .npmrc ./
+COPY patches ./patches
 RUN npm ci --include=dev
 
 FROM deps AS build

@@ -30,6 +30,13 @@ describe('the Docker image', () => {
       expect(ignored, pattern).toContain(pattern);
   });
 
+  it('installs with the dependency patches applied (they must be there before npm ci)', () => {
+    const patches = dockerfile.indexOf('COPY patches ./patches');
+    expect(patches).toBeGreaterThan(0);
+    expect(patches).toBeLessThan(dockerfile.indexOf('RUN npm ci'));
+    expect(ignored).not.toContain('patches');
+  });
+
   it('runs with --env-file .env made from .env.example without overriding its /data volume', () => {
     expect(example).not.toMatch(/^DATA_DIR=/m);
     expect(dockerfile).toMatch(/ENV DATA_DIR=\/data/);

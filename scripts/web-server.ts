@@ -13,6 +13,7 @@ import { isCrossSiteRequest } from '~/utils/origin.server';
 import { applySecurityHeaders } from '~/utils/security-headers.server';
 import { canKeepSecureCookies, withoutSecure } from '~/utils/cookies.server';
 import { directJsonRoutes } from './lib/direct-json-routes';
+import { publicFiles } from './lib/public-files';
 
 /**
  * A web process: Express serving the production Remix build. `scripts/web.ts` runs
@@ -84,13 +85,9 @@ export async function startWebServer(buildDir = path.resolve('build')) {
   app.use(directJsonRoutes(build, getLoadContext));
   app.use(
     '/assets',
-    express.static(path.join(buildDir, 'client/assets'), { immutable: true, maxAge: '1y' }),
+    publicFiles(path.join(buildDir, 'client/assets'), { immutable: true, maxAge: '1y' }),
   );
-  // The API has no files: no stat() of the public folder for each call.
-  const publicFiles = express.static(path.join(buildDir, 'client'), { maxAge: '1h' });
-  app.use((req, res, next) =>
-    req.path.startsWith('/api/') ? next() : publicFiles(req, res, next),
-  );
+  app.use(publicFiles(path.join(buildDir, 'client'), { maxAge: '1h' }));
   app.all('*', createRequestHandler({ build, mode: NODE_ENV, getLoadContext }));
   return new Promise<ReturnType<typeof app.listen>>((resolve) => {
     const server = app.listen(PORT, () => {
