@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import path from 'node:path';
 import { createRequestHandler } from '@remix-run/express';
 import { apiMethodGuard } from '~/utils/api-methods.server';
@@ -14,6 +15,15 @@ import { applySecurityHeaders } from '~/utils/security-headers.server';
 import { canKeepSecureCookies, withoutSecure } from '~/utils/cookies.server';
 import { directJsonRoutes } from './lib/direct-json-routes';
 import { publicFiles } from './lib/public-files';
+import { writeTurns } from './lib/write-turns';
+
+/**
+ * Writes under way at once in a web process (the others wait their turn, reads never do), and
+ * how long one may keep its turn (ADR 0026). Two keep the CPU busy, as a write mostly computes
+ * (a Redis round trip is a fraction of a millisecond), and leave pages a share of each step.
+ */
+const WRITES_AT_ONCE = 2;
+const WRITE_TURN_MS = 100;
 
 /**
  * A web process: Express serving the production Remix build. `scripts/web.ts` runs
@@ -89,8 +99,10 @@ export async function startWebServer(buildDir = path.resolve('build')) {
   );
   app.use(publicFiles(path.join(buildDir, 'client'), { maxAge: '1h' }));
   app.all('*', createRequestHandler({ build, mode: NODE_ENV, getLoadContext }));
-  return new Promise<ReturnType<typeof app.listen>>((resolve) => {
-    const server = app.listen(PORT, () => {
+  const turns = writeTurns({ concurrent: WRITES_AT_ONCE, turnMs: WRITE_TURN_MS });
+  const server = http.createServer((req, res) => turns.take(req, res, () => app(req, res)));
+  return new Promise<http.Server>((resolve) => {
+    server.listen(PORT, () => {
       log.info('web.ready', { port: PORT, pid: process.pid });
       resolve(server);
     });

@@ -8,6 +8,10 @@ import { superviseWebProcesses, webProcessCount } from './lib/web-cluster';
  * WEB_CONCURRENCY web processes, each `scripts/web-server.ts`, sharing PORT (ADR 0016). It imports
  * nothing of the web app, so it starts at once and costs little memory.
  */
+// Each web process accepts its own connections (ADR 0026). Handed out in turn by this process,
+// a connection waits for its web process to answer for the one before, which a process busy with
+// a burst does only between two of its steps: a visitor's page waited for the whole burst.
+cluster.schedulingPolicy = cluster.SCHED_NONE;
 cluster.setupPrimary({ exec: fileURLToPath(new URL('./web-server.ts', import.meta.url)) });
 superviseWebProcesses({
   count: webProcessCount(env().WEB_CONCURRENCY),

@@ -4,8 +4,8 @@ import { log } from '~/utils/logger.server';
 
 /**
  * The web tier on every core (ADR 0016): this primary process forks WEB_CONCURRENCY web processes
- * that share one listening port (node:cluster hands each new connection to the next process in
- * turn), restarts one that dies, and stops them all when it is asked to stop. It serves nothing
+ * that share one listening port (each accepts connections as it is free to, ADR 0026), restarts
+ * one that dies, and stops them all when it is asked to stop. It serves nothing
  * itself, so a crash in a request takes down one web process, not the port.
  */
 
