@@ -160,6 +160,7 @@ export function deleteCourse(id: string) {
 
 export interface CourseCard {
   id: string;
+  userId: string;
   mainTopic: string;
   type: CourseType;
   photoUrl: string | null;
@@ -170,6 +171,7 @@ export interface CourseCard {
 
 const cardColumns = {
   id: courses.id,
+  userId: courses.userId,
   mainTopic: courses.mainTopic,
   type: courses.type,
   photoUrl: courses.photoUrl,

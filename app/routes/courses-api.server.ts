@@ -31,7 +31,7 @@ export const coursesApi = jsonRoute('courses', async (request, context) => {
     headers.Link = `<${next.pathname}${next.search}>; rel="next"`;
   }
   return {
-    body: page.courses.map((course) => courseRecord({ ...course, userId: user.id })),
+    body: page.courses.map((course) => courseRecord(course)),
     headers,
   };
 });

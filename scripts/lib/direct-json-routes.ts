@@ -31,19 +31,20 @@ export function directJsonRoutes(
         headers: { get: (name: string) => req.get(name) ?? null },
       };
       const answer = await handler(request, getLoadContext(req, res));
-      let body: Buffer;
+      let body: string;
       if (answer instanceof Response) {
         res.status(answer.status);
         answer.headers.forEach((value, name) => res.setHeader(name, value));
-        body = Buffer.from(await answer.arrayBuffer());
+        body = await answer.text();
       } else {
         res.status(answer.status ?? 200);
         res.setHeader('Content-Type', 'application/json');
         for (const [name, value] of Object.entries(answer.headers ?? {}))
           res.setHeader(name, value);
-        body = Buffer.from(JSON.stringify(answer.body));
+        body = JSON.stringify(answer.body);
       }
-      res.setHeader('Content-Length', body.length);
+      // A string goes out with the headers in one write.
+      res.setHeader('Content-Length', Buffer.byteLength(body));
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (error) {
       next(error);
