@@ -20,6 +20,14 @@ export interface QueueDefinition<S extends z.ZodType> {
   jobName?: (data: z.infer<S>) => string;
 }
 
+/** Work to give jobs: a list, or how to list it (asked twice, see `ensure`). */
+export type Owed<T> = T[] | (() => T[]);
+
+/** The same kind of `Owed`, each item changed by `change`. */
+export function mapOwed<T, U>(owed: Owed<T>, change: (item: T) => U): Owed<U> {
+  return typeof owed === 'function' ? () => owed().map(change) : owed.map(change);
+}
+
 export interface DefinedQueue<S extends z.ZodType> {
   readonly name: string;
   readonly payload: S;
@@ -32,9 +40,12 @@ export interface DefinedQueue<S extends z.ZodType> {
   /**
    * Gives every payload a live job: adds the missing ones and replaces those that finished
    * without doing the work (a database restored to before it). Returns how many it (re)created.
-   * Needs a job id rule.
+   * Needs a job id rule. Given the listing of owed work rather than a list (the sweeper), it
+   * lists again once Redis has been read and re-creates only work still listed: a job seen
+   * finished (or gone) had written its work to SQLite before it finished, so work done between
+   * the first listing and the look in Redis is not taken for lost.
    */
-  ensure(items: { data: z.infer<S>; options?: JobsOptions }[]): Promise<number>;
+  ensure(items: Owed<{ data: z.infer<S>; options?: JobsOptions }>): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -121,24 +132,39 @@ export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>)
       const jobId = definition.jobId?.(payload.parse(data) as z.infer<S>);
       return jobId === undefined ? undefined : queue().getJob(jobId);
     },
-    async ensure(items) {
+    async ensure(owed) {
       if (!definition.jobId) throw new Error(`Queue ${name} has no job id rule to ensure jobs by`);
       await connected();
-      let created = 0;
-      for (let start = 0; start < items.length; start += ENSURE_BATCH) {
-        const batch = items
-          .slice(start, start + ENSURE_BATCH)
-          .map((item) => job(item.data, item.options));
-        const states = await Promise.all(
-          batch.map((each) => queue().getJobState(String(each.opts.jobId))),
+      const listed = typeof owed === 'function' ? owed() : owed;
+      const jobs = listed.map((item) => job(item.data, item.options));
+      const states: string[] = [];
+      for (let start = 0; start < jobs.length; start += ENSURE_BATCH)
+        states.push(
+          ...(await Promise.all(
+            jobs
+              .slice(start, start + ENSURE_BATCH)
+              .map((each) => queue().getJobState(String(each.opts.jobId))),
+          )),
         );
-        const lost = batch.filter((_, index) => !LIVE_STATES.has(states[index]!));
-        const finished = batch.filter((_, index) => FINISHED_STATES.has(states[index]!));
-        await Promise.all(finished.map((each) => queue().remove(String(each.opts.jobId))));
-        if (lost.length > 0) await queue().addBulk(lost);
-        created += lost.length;
+      const stillOwed =
+        typeof owed === 'function'
+          ? new Set(owed().map((item) => job(item.data).opts.jobId))
+          : undefined;
+      const lost = jobs
+        .map((each, index) => ({ each, state: states[index]! }))
+        .filter(
+          ({ each, state }) => !LIVE_STATES.has(state) && (stillOwed?.has(each.opts.jobId) ?? true),
+        );
+      for (let start = 0; start < lost.length; start += ENSURE_BATCH) {
+        const batch = lost.slice(start, start + ENSURE_BATCH);
+        await Promise.all(
+          batch
+            .filter(({ state }) => FINISHED_STATES.has(state))
+            .map(({ each }) => queue().remove(String(each.opts.jobId))),
+        );
+        await queue().addBulk(batch.map(({ each }) => each));
       }
-      return created;
+      return lost.length;
     },
     async close() {
       const existing = open.get(name);

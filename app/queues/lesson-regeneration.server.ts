@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineQueue } from './factory.server';
+import { defineQueue, mapOwed, type Owed } from './factory.server';
 import { retryForeverOptions } from './retry.server';
 
 /**
@@ -19,6 +19,6 @@ export const lessonRegenerationQueue = defineQueue({
 export type LessonRegenerationPayload = z.infer<typeof lessonRegenerationQueue.payload>;
 
 /** Every running request gets a live job (when asked, and the sweeper's half for regenerations). */
-export function ensureRegenerationJobs(items: LessonRegenerationPayload[]) {
-  return lessonRegenerationQueue.ensure(items.map((data) => ({ data })));
+export function ensureRegenerationJobs(items: Owed<LessonRegenerationPayload>) {
+  return lessonRegenerationQueue.ensure(mapOwed(items, (data) => ({ data })));
 }

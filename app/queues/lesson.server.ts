@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { log } from '~/utils/logger.server';
-import { defineQueue } from './factory.server';
+import { defineQueue, mapOwed, type Owed } from './factory.server';
 import { retryForeverOptions } from './retry.server';
 
 /** One job per lesson: enqueueing a lesson that has a job is a no-op. */
@@ -49,9 +49,9 @@ export async function prioritiseLesson(payload: LessonPayload) {
 }
 
 /** Every unfinished lesson gets a live job again, in course order (the sweeper's half for lessons). */
-export function ensureLessonJobs(lessons: (LessonPayload & { ordinal: number })[]) {
+export function ensureLessonJobs(lessons: Owed<LessonPayload & { ordinal: number }>) {
   return lessonQueue.ensure(
-    lessons.map(({ ordinal, ...data }) => ({
+    mapOwed(lessons, ({ ordinal, ...data }) => ({
       data,
       options: { priority: aheadPriority(ordinal) },
     })),

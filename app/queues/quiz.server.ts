@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineQueue } from './factory.server';
+import { defineQueue, mapOwed, type Owed } from './factory.server';
 import { retryForeverOptions } from './retry.server';
 
 /** One job per quiz: enqueueing a quiz that has a job is a no-op. */
@@ -20,6 +20,8 @@ export type QuizPayload = z.infer<typeof quizQueue.payload>;
 export const QUIZ_PRIORITY = 100;
 
 /** Every quiz without questions gets a live job (at creation, and the sweeper's half for quizzes). */
-export function ensureQuizJobs(quizzes: QuizPayload[]) {
-  return quizQueue.ensure(quizzes.map((data) => ({ data, options: { priority: QUIZ_PRIORITY } })));
+export function ensureQuizJobs(quizzes: Owed<QuizPayload>) {
+  return quizQueue.ensure(
+    mapOwed(quizzes, (data) => ({ data, options: { priority: QUIZ_PRIORITY } })),
+  );
 }

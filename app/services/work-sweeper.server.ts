@@ -33,19 +33,21 @@ export async function sweepLostWork(
     number
   >
 > {
-  const outlines = await outlineQueue.ensure(
+  // Listings, not lists: each is read again after Redis (see `ensure`), so work finished while
+  // the sweep looked is not taken for lost.
+  const outlines = await outlineQueue.ensure(() =>
     listUnfinishedOutlineIds().map((outlineId) => ({ data: { outlineId } })),
   );
-  const lessons = await ensureLessonJobs(listUnfinishedLessons());
-  const regenerations = await ensureRegenerationJobs(listRunningRegenerations());
-  const quizzes = await ensureQuizJobs(listUnfinishedQuizzes());
-  const mails = await mailQueueJobs.ensure(
+  const lessons = await ensureLessonJobs(listUnfinishedLessons);
+  const regenerations = await ensureRegenerationJobs(listRunningRegenerations);
+  const quizzes = await ensureQuizJobs(listUnfinishedQuizzes);
+  const mails = await mailQueueJobs.ensure(() =>
     listUnsentMailIds(new Date(now.getTime() - MAIL_GRACE_MS)).map((mailId) => ({
       data: { mailId },
     })),
   );
   // A certificate email's job gives up after about 17 hours (then the member can send it).
-  const certificates = await certificateEmailQueue.ensure(
+  const certificates = await certificateEmailQueue.ensure(() =>
     listUnemailedCompletionIds(new Date(now.getTime() - 24 * 3_600_000)).map((courseId) => ({
       data: { courseId },
     })),

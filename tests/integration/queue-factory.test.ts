@@ -40,6 +40,34 @@ describe('the queue factory', () => {
     expect(await openConnections()).toEqual([]);
   });
 
+  it('re-creates lost work, but not work whose job finished while it looked', async () => {
+    const probe = defineQueue({
+      name: 'factory-ensure',
+      payload: z.object({ n: z.number().int() }),
+      jobId: ({ n }) => `ensure-${n}`,
+      defaultJobOptions: { removeOnComplete: true },
+    });
+    // Work 1 is owed and has no job: lost. Work 2 is listed, but its job finished (and was
+    // removed) before Redis was read, after writing its work: the second listing leaves it out.
+    let listings = 0;
+    const owed = () => {
+      listings += 1;
+      return (listings === 1 ? [1, 2] : [1]).map((n) => ({ data: { n } }));
+    };
+    expect(await probe.ensure(owed)).toBe(1);
+    expect(listings).toBe(2);
+    expect(await probe.findJob({ n: 1 })).toBeDefined();
+    expect(await probe.findJob({ n: 2 })).toBeUndefined();
+
+    // A list (a request that knows its work is owed) is taken as it is.
+    expect(await probe.ensure([{ data: { n: 3 } }])).toBe(1);
+    expect(await probe.ensure([{ data: { n: 3 } }])).toBe(0);
+
+    await probe.queue().obliterate({ force: true });
+    await closeAllQueues();
+    await closeRedis();
+  });
+
   it('leaves no Redis connection open after the worker shuts down', async () => {
     const worker = spawnWorker();
     await worker.ready;
