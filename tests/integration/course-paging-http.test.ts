@@ -62,4 +62,29 @@ describe('GET /api/courses over HTTP', () => {
     expect(visitor.status).toBe(401);
     expect(await visitor.json()).toEqual({ success: false, message: 'Please sign in' });
   });
+
+  it('compresses a list above a kilobyte for clients that accept gzip, and answers HEAD', async () => {
+    const member = createMember(app.dataDir);
+    for (let i = 0; i < 10; i += 1)
+      insertCourse(app.dataDir, member.id, { mainTopic: `Gzip ${i}`, lessons: 1, allDone: false });
+    const cookie = `__session=${await sessionCookieValue(app.dataDir, member)}`;
+    const url = `${app.baseURL}/api/courses`;
+
+    const plain = await fetch(url, { headers: { Cookie: cookie, 'Accept-Encoding': 'identity' } });
+    const plainBody = await plain.text();
+    expect(Buffer.byteLength(plainBody)).toBeGreaterThan(1024);
+    expect(plain.headers.get('Content-Encoding')).toBeNull();
+    expect(plain.headers.get('Content-Length')).toBe(String(Buffer.byteLength(plainBody)));
+
+    const gzipped = await fetch(url, { headers: { Cookie: cookie, 'Accept-Encoding': 'gzip' } });
+    expect(gzipped.headers.get('Content-Encoding')).toBe('gzip');
+    expect(gzipped.headers.get('Vary')).toContain('Accept-Encoding');
+    expect(await gzipped.text()).toBe(plainBody);
+
+    const head = await fetch(url, { method: 'HEAD', headers: { Cookie: cookie } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('Content-Type')).toMatch(/^application\/json/);
+    expect(head.headers.get('Cache-Control')).toBe('private, no-store');
+    expect(await head.text()).toBe('');
+  });
 });
