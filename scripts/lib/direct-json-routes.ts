@@ -47,9 +47,10 @@ async function answer(
   context: AppLoadContext,
 ) {
   try {
-    // The scheme is not worked out: handlers read the path and query, and absolute links use APP_URL.
+    // Handlers read the path and query only (absolute links use APP_URL), so the origin is fixed
+    // and a malformed Host cannot make the URL unparseable.
     const request = {
-      url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
+      url: `http://localhost${req.url}`,
       headers: { get: (name: string) => headerValue(req, name) },
     };
     const result = await handler(request, context);

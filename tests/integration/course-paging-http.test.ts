@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from '../support/app-process';
 import { insertCourse } from '../support/courses';
@@ -86,5 +87,24 @@ describe('GET /api/courses over HTTP', () => {
     expect(head.headers.get('Content-Type')).toMatch(/^application\/json/);
     expect(head.headers.get('Cache-Control')).toBe('private, no-store');
     expect(await head.text()).toBe('');
+
+    const oddHost = await new Promise<number>((resolve, reject) => {
+      const { port } = new URL(app.baseURL);
+      http
+        .get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/courses',
+            headers: { Cookie: cookie, Host: 'a b' },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        )
+        .on('error', reject);
+    });
+    expect(oddHost).toBe(200);
   });
 });
