@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { freePort } from '../scripts/lib/system';
 import { ensureBuild } from '../scripts/lib/build';
@@ -14,7 +15,9 @@ import type { MemberClient } from './lib/member-client';
  * session and answers byte-identical JSON from the same file. Like with like: one web process
  * (WEB_CONCURRENCY=1) against the one bare process, interleaved A B A B with autocannon; then,
  * for the record, the cluster (WEB_CONCURRENCY=2) against the same bare process. The load
- * generator shares the 2 cores, so the cluster figure is what is left of them.
+ * generator shares the 2 cores, so the cluster figure is what is left of them. On Linux it also
+ * prints the CPU time each of the two single processes spent per request (from /proc), which a
+ * busy machine disturbs less than req/s.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -26,9 +29,28 @@ interface Sample {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU time of the serving process per request, µs; absent when it cannot be read. */
+  cpuUs?: number;
 }
 
-async function load(url: string, cookie: string): Promise<Sample> {
+const CLOCK_TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU time of a process so far, in µs (Linux), or undefined elsewhere. */
+function cpuTimeUs(pid: number | undefined): number | undefined {
+  if (pid === undefined || !fs.existsSync(`/proc/${pid}/stat`)) return undefined;
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
+}
+
+async function load(url: string, cookie: string, pid?: number): Promise<Sample> {
+  const cpuBefore = cpuTimeUs(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -37,7 +59,16 @@ async function load(url: string, cookie: string): Promise<Sample> {
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  const cpuAfter = cpuTimeUs(pid);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUs:
+      cpuBefore === undefined || cpuAfter === undefined
+        ? undefined
+        : (cpuAfter - cpuBefore) / result.requests.total,
+  };
 }
 
 const median = (values: number[]) => {
@@ -77,38 +108,56 @@ async function seededApp(webProcesses: number) {
   return { app, client };
 }
 
-async function compare(label: string, client: MemberClient, bare: string) {
+/** The web process that answers (one when WEB_CONCURRENCY=1): /healthz names it. */
+async function servingPid(base: string): Promise<number> {
+  return ((await (await fetch(`${base}/healthz`)).json()) as { pid: number }).pid;
+}
+
+async function compare(
+  label: string,
+  client: MemberClient,
+  bare: { url: string; pid?: number },
+  appPid?: number,
+) {
   const appUrl = `${client.base}/api/courses`;
   const [appBody, bareBody] = await Promise.all(
-    [appUrl, bare].map(async (url) =>
+    [appUrl, bare.url].map(async (url) =>
       (await fetch(url, { headers: { Cookie: client.cookie } })).text(),
     ),
   );
   if (appBody !== bareBody) throw new Error(`The two answers differ:\n${appBody}\n${bareBody}`);
   // Warm both (JIT, SQLite page cache) before measuring.
   await load(appUrl, client.cookie);
-  await load(bare, client.cookie);
+  await load(bare.url, client.cookie);
   const app: Sample[] = [];
   const base: Sample[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    app.push(await load(appUrl, client.cookie));
-    base.push(await load(bare, client.cookie));
+    app.push(await load(appUrl, client.cookie, appPid));
+    base.push(await load(bare.url, client.cookie, bare.pid));
   }
-  const ratio = median(app.map((s) => s.rps)) / median(base.map((s) => s.rps));
-  const line = (name: string, samples: Sample[]) =>
-    `  ${name.padEnd(34)} ${median(samples.map((s) => s.rps))
+  const cpu = (samples: Sample[]) =>
+    samples.every((s) => s.cpuUs !== undefined) ? median(samples.map((s) => s.cpuUs!)) : undefined;
+  const line = (name: string, samples: Sample[]) => {
+    const cpuUs = cpu(samples);
+    return `  ${name.padEnd(34)} ${median(samples.map((s) => s.rps))
       .toFixed(0)
       .padStart(6)} req/s  p50 ${median(samples.map((s) => s.p50))
       .toFixed(1)
       .padStart(5)} ms  p99 ${median(samples.map((s) => s.p99))
       .toFixed(1)
-      .padStart(5)} ms`;
+      .padStart(5)} ms${cpuUs === undefined ? '' : `  CPU ${cpuUs.toFixed(0).padStart(4)} µs/req`}`;
+  };
   console.log(
     `${label} (${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, medians):`,
   );
   console.log(line('CourseGen', app));
   console.log(line('bare node:http + better-sqlite3', base));
-  return ratio;
+  const appCpu = cpu(app);
+  const bareCpu = cpu(base);
+  return {
+    ratio: median(app.map((s) => s.rps)) / median(base.map((s) => s.rps)),
+    cpuRatio: appCpu && bareCpu ? bareCpu / appCpu : undefined,
+  };
 }
 
 async function main() {
@@ -120,14 +169,17 @@ async function main() {
     apps.push(single.app);
     const yardstick = await startBare(single.app.dataDir);
     bare = yardstick.child;
-    const ratio = await compare(
+    const { ratio, cpuRatio } = await compare(
       `GET /api/courses, ${COURSES} courses: one web process vs the bare process`,
       single.client,
-      yardstick.url,
+      { url: yardstick.url, pid: bare.pid },
+      await servingPid(single.client.base),
     );
     console.log(
       `  ratio ${ratio.toFixed(2)}×  (target ≥ ${TARGET}×)${ratio < TARGET ? '  MISSED' : ''}`,
     );
+    if (cpuRatio !== undefined)
+      console.log(`  CPU per request: the bare handler's is ${cpuRatio.toFixed(2)}× ours`);
     await single.app.stop();
     apps.pop();
     bare.kill();
@@ -136,10 +188,10 @@ async function main() {
     apps.push(cluster.app);
     const second = await startBare(cluster.app.dataDir);
     bare = second.child;
-    const clusterRatio = await compare(
+    const { ratio: clusterRatio } = await compare(
       'The same with WEB_CONCURRENCY=2 (both cores, shared with the load generator)',
       cluster.client,
-      second.url,
+      { url: second.url },
     );
     console.log(`  ratio ${clusterRatio.toFixed(2)}×  (for the record; the target is per process)`);
     process.exitCode = ratio < TARGET ? 1 : 0;
