@@ -48,10 +48,13 @@ async function member() {
   return { user, cookie: (await createSession(user.id)).split(';')[0]! };
 }
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 50_000): Promise<T> {
+async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 50_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -220,13 +223,10 @@ describe('generation under the shared AI budget', () => {
   }, 120_000);
 });
 
-/** The lesson's job once BullMQ has moved it to completed (waiting at most 10 s). */
-async function completedLessonJob(lessonId: number, courseId: string) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+/** The lesson's job once BullMQ has moved it to completed. */
+function completedLessonJob(lessonId: number, courseId: string) {
+  return waitFor(async () => {
     const job = await lessonQueue.findJob({ lessonId, courseId });
-    if (job && (await job.isCompleted())) return job;
-    if (Date.now() > deadline) throw new Error(`lesson ${lessonId}'s job never completed`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return job && (await job.isCompleted()) ? job : undefined;
+  }, 10_000);
 }
