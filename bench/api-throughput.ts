@@ -137,23 +137,21 @@ async function compare(
   }
   const cpu = (samples: Sample[]) =>
     samples.every((s) => s.cpuUs !== undefined) ? median(samples.map((s) => s.cpuUs!)) : undefined;
-  const line = (name: string, samples: Sample[]) => {
-    const cpuUs = cpu(samples);
-    return `  ${name.padEnd(34)} ${median(samples.map((s) => s.rps))
+  const appCpu = cpu(app);
+  const bareCpu = cpu(base);
+  const line = (name: string, samples: Sample[], cpuUs: number | undefined) =>
+    `  ${name.padEnd(34)} ${median(samples.map((s) => s.rps))
       .toFixed(0)
       .padStart(6)} req/s  p50 ${median(samples.map((s) => s.p50))
       .toFixed(1)
       .padStart(5)} ms  p99 ${median(samples.map((s) => s.p99))
       .toFixed(1)
       .padStart(5)} ms${cpuUs === undefined ? '' : `  CPU ${cpuUs.toFixed(0).padStart(4)} µs/req`}`;
-  };
   console.log(
     `${label} (${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections, medians):`,
   );
-  console.log(line('CourseGen', app));
-  console.log(line('bare node:http + better-sqlite3', base));
-  const appCpu = cpu(app);
-  const bareCpu = cpu(base);
+  console.log(line('CourseGen', app, appCpu));
+  console.log(line('bare node:http + better-sqlite3', base, bareCpu));
   return {
     ratio: median(app.map((s) => s.rps)) / median(base.map((s) => s.rps)),
     cpuRatio: appCpu && bareCpu ? bareCpu / appCpu : undefined,
