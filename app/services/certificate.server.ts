@@ -8,6 +8,7 @@ import { CERTIFICATE_FILENAME, CERTIFICATE_HEIGHT, CERTIFICATE_WIDTH } from '~/u
 import { escapeHtml } from '~/utils/escape';
 import { fontFamilyFor, fontFiles, needsScriptFont } from '~/utils/fonts.server';
 import { loadShaper, shapeText } from '~/utils/shaped-text.server';
+import { projectPath } from '~/utils/project-files.server';
 
 /**
  * Certificates are rendered here, on the server, from ONE SVG template to a
@@ -268,7 +269,7 @@ function sniffImageType(bytes: Buffer, declared: string | null): string | null {
 }
 
 function bundledLogo(): string {
-  return dataUrl('image/svg+xml', fs.readFileSync(path.resolve('public/logo.svg')));
+  return dataUrl('image/svg+xml', fs.readFileSync(projectPath('public', 'logo.svg')));
 }
 
 let logoCache: { key: string; href: Promise<string> } | undefined;
@@ -292,8 +293,8 @@ export function logoHref(): Promise<string> {
         declared = response.headers.get('content-type');
         bytes = Buffer.from(await response.arrayBuffer());
       } else {
-        const file = path.resolve('public', configured.replace(/^\/+/, ''));
-        if (!file.startsWith(path.resolve('public') + path.sep)) throw new Error('outside public/');
+        const file = path.resolve(projectPath('public'), configured.replace(/^\/+/, ''));
+        if (!file.startsWith(projectPath('public') + path.sep)) throw new Error('outside public/');
         bytes = fs.readFileSync(file);
       }
       const type = sniffImageType(bytes, declared);

@@ -13,6 +13,7 @@ import { env } from '~/utils/env.server';
 import { escapeHtml } from '~/utils/escape';
 import { log } from '~/utils/logger.server';
 import { sendEmail } from './vendors/mailer.server';
+import { projectPath } from '~/utils/project-files.server';
 
 /**
  * Receipts are rendered on the server from what was recorded of a payment,
@@ -20,7 +21,7 @@ import { sendEmail } from './vendors/mailer.server';
  * email attachment) and as the email's HTML body.
  */
 const PROVIDER_NAMES = { paypal: 'PayPal', razorpay: 'Razorpay' } as const;
-const FONT_DIR = path.resolve('app/assets/fonts');
+const FONT_DIR = projectPath('app', 'assets', 'fonts');
 
 export const receiptFilename = (receipt: Pick<Receipt, 'number'>) =>
   `receipt-${String(receipt.number).padStart(6, '0')}.pdf`;
