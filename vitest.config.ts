@@ -16,6 +16,7 @@ export default defineConfig({
             'jobs/**/*.test.ts',
             'mocks/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'server/**/*.test.ts',
           ],
           environment: 'node',
         },

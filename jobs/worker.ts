@@ -117,15 +117,17 @@ const started = startWorkers();
 // `on`, not `once`: a signal to the whole process group plus the one the start forwards arrive
 // twice, and the second must not kill the worker mid-job. stop() runs once; SHUTDOWN_TIMEOUT_MS
 // bounds it even when Redis is away and closing hangs.
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    setTimeout(() => {
-      log.warn('worker.shutdown_timeout', { pid: process.pid, ms: env().SHUTDOWN_TIMEOUT_MS });
-      process.exit(0);
-    }, env().SHUTDOWN_TIMEOUT_MS).unref();
-    void started.then(({ stop }) => stop()).then(() => process.exit(0));
-  });
-}
+const stopAndExit = () => {
+  setTimeout(() => {
+    log.warn('worker.shutdown_timeout', { pid: process.pid, ms: env().SHUTDOWN_TIMEOUT_MS });
+    process.exit(0);
+  }, env().SHUTDOWN_TIMEOUT_MS).unref();
+  void started.then(({ stop }) => stop()).then(() => process.exit(0));
+};
+process.on('SIGTERM', stopAndExit);
+process.on('SIGINT', stopAndExit);
+// Started by the start, which died without stopping it (SIGKILL): stop rather than run orphaned.
+if (process.channel) process.on('disconnect', stopAndExit);
 started.catch((error: unknown) => {
   log.error('worker.start_failed', { error });
   process.exit(1);

@@ -20,4 +20,6 @@ export function stopOnSignals(server: http.Server, hooks: WebServerHooks) {
   // `on`, not `once`: the same signal may arrive twice (process group and the start).
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // The start that ran it is gone without stopping it (SIGKILL): stop rather than run orphaned.
+  if (process.channel) process.on('disconnect', stop);
 }
