@@ -41,9 +41,7 @@ describe('the Docker image', () => {
         'public',
       ].sort(),
     );
-    expect(copied.find(({ source }) => source === '/app/node_modules')?.stage).toBe(
-      'runtime-deps',
-    );
+    expect(copied.find(({ source }) => source === '/app/node_modules')?.stage).toBe('runtime-deps');
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
   });
 

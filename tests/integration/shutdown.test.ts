@@ -43,9 +43,7 @@ async function startGroup(
 ): Promise<{ child: ChildProcess; output: () => string }> {
   let log = '';
   const [command, args] =
-    launcher === 'npm'
-      ? ['npm', ['start']]
-      : [process.execPath, [builtEntry('start')]];
+    launcher === 'npm' ? ['npm', ['start']] : [process.execPath, [builtEntry('start')]];
   const child = spawn(command, args, {
     env: {
       ...process.env,

@@ -39,7 +39,10 @@ afterEach(async () => {
 afterAll(() => closeAppDatabases());
 
 /** Starts `script` in its own process group and waits until its port answers /healthz. */
-async function launch(script: 'start' | 'web-process', extraEnv: Record<string, string>): Promise<Launched> {
+async function launch(
+  script: 'start' | 'web-process',
+  extraEnv: Record<string, string>,
+): Promise<Launched> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, [builtEntry(script)], {

@@ -117,7 +117,10 @@ function embeddable(bytes: Buffer): boolean {
 async function loadImage(url: string): Promise<Buffer | null> {
   try {
     if (url.startsWith('/') && !url.startsWith('//')) {
-      const file = path.resolve(projectPath('public'), `.${decodeURIComponent(url.split(/[?#]/)[0]!)}`);
+      const file = path.resolve(
+        projectPath('public'),
+        `.${decodeURIComponent(url.split(/[?#]/)[0]!)}`,
+      );
       if (!file.startsWith(PUBLIC_IMAGES + path.sep)) return null;
       const bytes = await fs.readFile(file);
       return embeddable(bytes) ? bytes : null;
