@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+import type { ResvgRenderOptions } from '@resvg/resvg-js';
 import { emailDelivery, sendEmail } from './vendors/mailer.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
@@ -324,6 +324,8 @@ export async function renderCertificatePng(
   branding: Branding,
 ): Promise<Buffer> {
   await loadShaper();
+  // resvg is loaded with the first certificate: a process that renders none never holds it.
+  const { renderAsync } = await import('@resvg/resvg-js');
   const image = await renderAsync(certificateSvg(data, branding), renderOptions());
   return image.asPng();
 }

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
 import type { BillingCustomer } from '../../db/schema';
 import { getPlan } from '~/domain/plans';
 import {
@@ -66,7 +65,12 @@ export function receiptLines(receipt: Receipt, subscription: SubscriptionRow) {
   };
 }
 
-export function receiptPdf(receipt: Receipt, subscription: SubscriptionRow): Promise<Buffer> {
+export async function receiptPdf(
+  receipt: Receipt,
+  subscription: SubscriptionRow,
+): Promise<Buffer> {
+  // Loaded with the first receipt: a process that draws none never holds PDFKit.
+  const { default: PDFDocument } = await import('pdfkit');
   const lines = receiptLines(receipt, subscription);
   const { COMPANY_NAME } = env();
   const doc = new PDFDocument({
