@@ -65,10 +65,7 @@ export function receiptLines(receipt: Receipt, subscription: SubscriptionRow) {
   };
 }
 
-export async function receiptPdf(
-  receipt: Receipt,
-  subscription: SubscriptionRow,
-): Promise<Buffer> {
+export async function receiptPdf(receipt: Receipt, subscription: SubscriptionRow): Promise<Buffer> {
   // Loaded with the first receipt: a process that draws none never holds PDFKit.
   const { default: PDFDocument } = await import('pdfkit');
   const lines = receiptLines(receipt, subscription);

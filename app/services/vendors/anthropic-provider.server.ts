@@ -1,4 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
+// The error class alone (a small module): failures are told apart before the SDK is ever loaded.
+import { APIError } from '@anthropic-ai/sdk/error';
 import { env } from '~/utils/env.server';
 import { failureFromStatus, type AiProvider, type AiTextRequest } from './ai-provider.server';
 import { modelFor } from './ai-models.server';
@@ -44,14 +46,15 @@ export const anthropicProvider: AiProvider = {
   name: 'anthropic',
 
   async text(request) {
-    return textOf(await (await anthropic()).messages.create(params(request), { signal: request.signal }));
+    return textOf(
+      await (await anthropic()).messages.create(params(request), { signal: request.signal }),
+    );
   },
 
   async streamText(request, onText) {
-    const stream = await (await anthropic()).messages.create(
-      { ...params(request), stream: true },
-      { signal: request.signal },
-    );
+    const stream = await (
+      await anthropic()
+    ).messages.create({ ...params(request), stream: true }, { signal: request.signal });
     let text = '';
     for await (const event of stream) {
       if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
@@ -63,7 +66,9 @@ export const anthropicProvider: AiProvider = {
   },
 
   async callTool(request) {
-    const message = await (await anthropic()).messages.create(
+    const message = await (
+      await anthropic()
+    ).messages.create(
       {
         ...params(request),
         tools: [
@@ -82,7 +87,7 @@ export const anthropicProvider: AiProvider = {
   },
 
   describeFailure(error) {
-    if (!sdk || !(error instanceof sdk.APIError)) return undefined;
+    if (!(error instanceof APIError)) return undefined;
     return failureFromStatus(error.status ?? 0, error.headers);
   },
 };

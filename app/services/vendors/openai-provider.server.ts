@@ -1,4 +1,6 @@
 import type OpenAI from 'openai';
+// The error class alone (a small module): failures are told apart before the SDK is ever loaded.
+import { APIError } from 'openai/error';
 import { env } from '~/utils/env.server';
 import { failureFromStatus, type AiProvider, type AiTextRequest } from './ai-provider.server';
 import { modelFor } from './ai-models.server';
@@ -66,17 +68,18 @@ export const openaiProvider: AiProvider = {
   name: 'openai',
 
   async text(request) {
-    const completion = await (await openai()).chat.completions.create(params(request), {
+    const completion = await (
+      await openai()
+    ).chat.completions.create(params(request), {
       signal: request.signal,
     });
     return completion.choices[0]?.message.content ?? '';
   },
 
   async streamText(request, onText) {
-    const stream = await (await openai()).chat.completions.create(
-      { ...params(request), stream: true },
-      { signal: request.signal },
-    );
+    const stream = await (
+      await openai()
+    ).chat.completions.create({ ...params(request), stream: true }, { signal: request.signal });
     let text = '';
     for await (const chunk of stream) {
       const delta = chunk.choices[0]?.delta.content;
@@ -89,7 +92,9 @@ export const openaiProvider: AiProvider = {
   },
 
   async callTool(request) {
-    const completion = await (await openai()).chat.completions.create(
+    const completion = await (
+      await openai()
+    ).chat.completions.create(
       {
         ...params(request),
         tools: [
@@ -115,7 +120,7 @@ export const openaiProvider: AiProvider = {
   },
 
   describeFailure(error) {
-    if (!sdk || !(error instanceof sdk.APIError)) return undefined;
+    if (!(error instanceof APIError)) return undefined;
     return failureFromStatus(error.status ?? 0, error.headers);
   },
 };
