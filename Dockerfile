@@ -1,6 +1,8 @@
-# One image: web server, worker and (unless REDIS_URL is given) a private Redis.
+# One image: web server, worker and (unless REDIS_URL is given) a private Redis, all compiled
+# JavaScript run with plain node (ADR 0028, 0029).
 # Build:  docker build -t coursegen .
 # Run:    docker run -p 3000:3000 -v coursegen-data:/data coursegen
+# Also:   docker run --read-only --tmpfs /tmp -p 3000:3000 -v coursegen-data:/data coursegen
 
 FROM node:22-bookworm-slim AS base
 ENV NODE_ENV=production
@@ -17,36 +19,43 @@ RUN npm ci --include=dev
 
 FROM deps AS build
 COPY . .
-# Only the compiled addon of better-sqlite3 is needed at run time, not its ~26 MB of sources and
-# build leftovers.
-RUN npx remix vite:build && npm prune --omit=dev \
+RUN npm run build -- --quiet
+
+# What runs and nothing else: production packages only, better-sqlite3's compiled addon without
+# its ~26 MB of sources and build leftovers, and no source maps or type declarations.
+FROM deps AS runtime-deps
+RUN npm prune --omit=dev \
     && cd node_modules/better-sqlite3 \
     && mv build/Release/better_sqlite3.node /tmp/ \
     && rm -rf build deps src \
-    && mkdir -p build/Release && mv /tmp/better_sqlite3.node build/Release/
+    && mkdir -p build/Release && mv /tmp/better_sqlite3.node build/Release/ \
+    && cd /app && find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' \
+       -o -name '*.d.cts' \) -delete
 
 FROM base AS runtime
 RUN apt-get update && apt-get install -y --no-install-recommends redis-server tini \
     && rm -rf /var/lib/apt/lists/* \
     && mkdir -p /data && chown node:node /data
-# The code belongs to root and is only read by the app's user; only /data is the app's to write.
-COPY --from=build /app/node_modules ./node_modules
+# The code belongs to root and is only read by the app's user; only /data is the app's to write
+# (and /tmp), so the container may run with --read-only.
+COPY --from=runtime-deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
-COPY package.json tsconfig.json ./
-COPY app ./app
-COPY db ./db
-COPY jobs ./jobs
+COPY package.json ./
 COPY migrations ./migrations
-COPY mocks ./mocks
 COPY public ./public
-COPY scripts ./scripts
+COPY app/assets/fonts ./app/assets/fonts
 
 USER node
-ENV DATA_DIR=/data PORT=3000
+# REDIS_PRIVATE: the image's own redis-server, never another Redis it might find on
+# 127.0.0.1:6379 (with host networking, the host's); REDIS_URL chooses an outside one.
+ENV DATA_DIR=/data PORT=3000 REDIS_PRIVATE=true
 VOLUME ["/data"]
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+# Checked every second while starting, so Docker says healthy as soon as the app answers.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --start-interval=1s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# The same start logic as `npm start`: migrate, seed, find or start Redis, run web + worker.
+# The same start as `npm start`: migrate, seed, start Redis, run and keep web + worker running.
+# tini passes docker stop's SIGTERM to it; it stops everything within SHUTDOWN_TIMEOUT_MS (6 s)
+# plus Redis, inside Docker's 10 s grace.
 ENTRYPOINT ["tini", "--"]
-CMD ["node", "--import", "tsx", "scripts/start.ts"]
+CMD ["node", "build/bin/start.js"]

@@ -102,4 +102,14 @@ export default tseslint.config(
     ),
   },
   { files: ['jobs/**'], rules: restrict(vendors, layer('A job', routes)) },
+  {
+    // The web server takes the app from the build it serves (ADR 0028): importing an app module
+    // would load a second copy of it in the web process. Types are free.
+    files: ['server/**'],
+    rules: restrict({
+      group: ['~/*', '~/**', '**/app/*', '**/app/**', '**/db/*', '**/jobs/*', '**/jobs/**'],
+      allowTypeImports: true,
+      message: 'The web server imports no app module (only types): take it from the build.',
+    }),
+  },
 );

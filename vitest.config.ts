@@ -16,6 +16,7 @@ export default defineConfig({
             'jobs/**/*.test.ts',
             'mocks/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'server/**/*.test.ts',
           ],
           environment: 'node',
         },
@@ -26,6 +27,8 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           setupFiles: ['tests/support/integration-setup.ts'],
+          // Tests start the compiled app and worker, as production runs them.
+          globalSetup: ['tests/support/built.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
@@ -36,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/support/e2e-global-setup.ts'],
+          globalSetup: ['tests/support/built.ts', 'tests/support/e2e-global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -5,13 +5,14 @@ import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { NonceProvider } from './components/nonce';
+import type { WebServerHooks } from './load-context';
 import { isDatabaseBusy } from './utils/db.server';
 import { env } from './utils/env.server';
 import { log } from './utils/logger.server';
 import { BUSY_HEADERS } from './utils/responses.server';
 import { clientHasCurrent, notModified, weakEtag } from './utils/conditional.server';
+import { closeReconnectableStreams } from './utils/event-stream.server';
 import { startVendorMocks } from './utils/mocks.server';
-import type { JsonHandler } from './utils/json-route.server';
 import { coursesApi } from './routes/courses-api.server';
 
 const ABORT_DELAY = 5_000;
@@ -23,11 +24,25 @@ startVendorMocks();
 export const streamTimeout = ABORT_DELAY;
 
 /**
- * The hottest JSON reads, which the express server answers by calling their route's own
- * handler without Remix's request handling around it (ADR 0023). Parameterless GETs only.
+ * What the web server (server/) takes from this build, so that each app module is loaded once
+ * per process (ADR 0028). `directJsonRoutes` are the hottest JSON reads, which the server
+ * answers by calling their route's own handler without Remix's request handling around it
+ * (ADR 0023, 0027). Parameterless GETs only.
  */
-export const directJsonRoutes: Record<string, JsonHandler> = {
-  '/api/courses': coursesApi.answer,
+export const webServer: WebServerHooks = {
+  get config() {
+    const { PORT, NODE_ENV, TRUST_PROXY, APP_URL, SHUTDOWN_TIMEOUT_MS } = env();
+    return {
+      port: PORT,
+      production: NODE_ENV === 'production',
+      trustProxy: TRUST_PROXY,
+      appUrl: APP_URL,
+      shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,
+    };
+  },
+  log,
+  closeReconnectableStreams,
+  directJsonRoutes: { '/api/courses': coursesApi.answer },
 };
 
 /**

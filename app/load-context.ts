@@ -1,10 +1,44 @@
+import type { JsonHandler } from './utils/json-route.server';
+
+/**
+ * What the web server (server/) reports about its process, for /healthz: how often the start
+ * had to bring a process back, and how the write turns fare (ADR 0026, 0028).
+ */
+export interface RuntimeReport {
+  /** Restarts by the start since it began: web processes, the worker, the private Redis. */
+  restarts: Record<string, number>;
+  /** Writes under way and waiting in this web process, and those refused with 503 so far. */
+  writes: { running: number; waiting: number; refused: number };
+}
+
 declare module '@remix-run/node' {
   interface AppLoadContext {
-    /** Set by scripts/web-server.ts; absent under the Vite dev server. */
+    /** Set by the web server (server/app.ts) for every request. */
     cspNonce?: string;
-    /** The client's IP as Express resolved it (see TRUST_PROXY). */
+    /** The client's IP as Express resolves it (see TRUST_PROXY). */
     clientIp?: string;
+    /** This web process's supervision and write-turn figures. */
+    runtime?: RuntimeReport;
   }
 }
 
-export {};
+/**
+ * What the web server takes from the app's server build (`build.entry.module.webServer`), so
+ * that every app module is loaded once per process, from the build (ADR 0028). The server
+ * itself imports no app module.
+ */
+export interface WebServerHooks {
+  config: {
+    port: number;
+    production: boolean;
+    trustProxy: boolean;
+    /** The public address members open; its origin counts as this site's own. */
+    appUrl: string;
+    shutdownTimeoutMs: number;
+  };
+  log: Record<'info' | 'warn' | 'error', (event: string, fields?: Record<string, unknown>) => void>;
+  /** Ends the event streams browsers reopen by themselves, so a stopping process can go. */
+  closeReconnectableStreams: () => void;
+  /** The hottest JSON GETs, answered without Remix's request handling (ADR 0027). */
+  directJsonRoutes: Record<string, JsonHandler>;
+}

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { freePort } from '../scripts/lib/system';
-import { ensureBuild } from '../scripts/lib/build';
+import { ensureBuild } from '../scripts/ensure-build.mjs';
 import { startApp, type RunningApp } from '../tests/support/app-process';
 import { insertCourse } from '../tests/support/courses';
 import { closeAppDatabases, createMember, sessionCookieValue } from '../tests/support/members';

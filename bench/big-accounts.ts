@@ -4,7 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { createRequestHandler, type ServerBuild } from '@remix-run/node';
-import { ensureBuild, SERVER_BUILD } from '../scripts/lib/build';
+import { ensureBuild, SERVER_BUILD } from '../scripts/ensure-build.mjs';
 
 /**
  * `npm run bench -- big-accounts`: a big install and a big account (issue 16). Seeds 10,000

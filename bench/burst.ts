@@ -63,8 +63,8 @@ function watchMemory(dataDir: string) {
       if (!fs.readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`DATA_DIR=${dataDir}\0`))
         return undefined;
       const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (command.includes('jobs/worker.ts')) return 'worker';
-      if (command.includes('scripts/web')) return 'web';
+      if (command.includes('bin/worker.js')) return 'worker';
+      if (command.includes('bin/web-process.js')) return 'web';
     } catch {
       // gone, or not ours
     }

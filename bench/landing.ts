@@ -4,7 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { createRequestHandler, type ServerBuild } from '@remix-run/node';
-import { ensureBuild, SERVER_BUILD } from '../scripts/lib/build';
+import { ensureBuild, SERVER_BUILD } from '../scripts/ensure-build.mjs';
 
 /**
  * `npm run bench:landing`: what the landing page costs a visitor.

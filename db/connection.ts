@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema';
+import { projectPath } from '../app/utils/project-files.server';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-// Migrations run from the source tree (start script, worker, tests), never from the web bundle.
-const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+// Migrations are read from the project folder, whether this runs from source or from a bundle.
+const MIGRATIONS_DIR = projectPath('migrations');
 
 export function databaseFile(dataDir: string) {
   return path.join(dataDir, 'coursegen.sqlite');

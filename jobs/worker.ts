@@ -8,9 +8,13 @@ import { startVendorMocks } from '~/utils/mocks.server';
 import { closeAllQueues } from '~/queues/factory.server';
 import { closeRedis, workerRedis } from '~/utils/redis.server';
 import { registry } from './registry';
+import { handedBackOnStop } from './hand-back';
 import { startSweeper } from './sweeper';
 import { retryDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
 import { describeAiFailure } from '~/services/vendors/ai.server';
+
+/** Time kept, before the shutdown limit, to hand unfinished jobs back and close. */
+const HAND_BACK_MS = 1_500;
 
 export async function startWorkers() {
   startVendorMocks();
@@ -18,7 +22,7 @@ export async function startWorkers() {
   const { REDIS_PREFIX, JOB_LOCK_MS: lockDuration, JOB_BACKOFF_BASE_MS } = env();
 
   const workers = Object.entries(registry).map(([name, registration]) => {
-    const worker = new Worker(name, registration.processor, {
+    const worker = new Worker(name, handedBackOnStop(registration.processor), {
       connection: workerRedis(),
       prefix: REDIS_PREFIX,
       concurrency: registration.concurrency(),
@@ -56,21 +60,27 @@ export async function startWorkers() {
   });
 
   let stopping: Promise<void> | undefined;
-  /** Stop taking jobs, let active ones finish (or release them to be retried), then close Redis and the DB. */
+  /**
+   * Stop taking jobs and let the jobs under way finish; those still running when the shutdown
+   * limit nears are handed back to their queue (waiting, no try used), so another worker, or
+   * this one started again, takes them at once instead of after their lock expires. Then close
+   * Redis and the database.
+   */
   function stop() {
     stopping ??= (async () => {
+      const { SHUTDOWN_TIMEOUT_MS } = env();
       log.info('worker.stopping', { pid: process.pid });
       await sweeper.stop();
       const closing = Promise.all(workers.map((worker) => worker.close()));
-      const timedOut = new Promise<'timeout'>((resolve) =>
-        setTimeout(() => resolve('timeout'), env().SHUTDOWN_TIMEOUT_MS).unref(),
+      const handBack = setTimeout(
+        () => {
+          log.info('worker.handing_back', { pid: process.pid });
+          for (const worker of workers) worker.cancelAllJobs('the worker is stopping');
+        },
+        Math.max(0, SHUTDOWN_TIMEOUT_MS - HAND_BACK_MS),
       );
-      if ((await Promise.race([closing, timedOut])) === 'timeout') {
-        // Jobs still running are left locked: the lock expires and another worker retries them
-        // (BullMQ's close(true) would only return the earlier, still pending close).
-        log.warn('worker.shutdown_timeout', { pid: process.pid, ms: env().SHUTDOWN_TIMEOUT_MS });
-        return;
-      }
+      await closing;
+      clearTimeout(handBack);
       await closeAllQueues();
       await closeRedis();
       closeDb();
@@ -101,20 +111,24 @@ function lowerPriority(niceness: number) {
   }
 }
 
-const isEntryPoint = process.argv[1]?.endsWith('jobs/worker.ts');
-if (isEntryPoint) {
-  lowerPriority(env().WORKER_NICENESS);
-  const started = startWorkers();
-  // Handlers go in before start-up finishes, so a signal during it still stops cleanly.
-  // `on`, not `once`: a signal to the whole process group plus the one `npm start` forwards
-  // arrive twice, and the second must not kill the worker mid-job. stop() runs once.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      void started.then(({ stop }) => stop()).then(() => process.exit(0));
-    });
-  }
-  started.catch((error: unknown) => {
-    log.error('worker.start_failed', { error });
-    process.exit(1);
-  });
-}
+lowerPriority(env().WORKER_NICENESS);
+const started = startWorkers();
+// Handlers go in before start-up finishes, so a signal during it still stops cleanly.
+// `on`, not `once`: a signal to the whole process group plus the one the start forwards arrive
+// twice, and the second must not kill the worker mid-job. stop() runs once; SHUTDOWN_TIMEOUT_MS
+// bounds it even when Redis is away and closing hangs.
+const stopAndExit = () => {
+  setTimeout(() => {
+    log.warn('worker.shutdown_timeout', { pid: process.pid, ms: env().SHUTDOWN_TIMEOUT_MS });
+    process.exit(0);
+  }, env().SHUTDOWN_TIMEOUT_MS).unref();
+  void started.then(({ stop }) => stop()).then(() => process.exit(0));
+};
+process.on('SIGTERM', stopAndExit);
+process.on('SIGINT', stopAndExit);
+// Started by the start, which died without stopping it (SIGKILL): stop rather than run orphaned.
+if (process.channel) process.on('disconnect', stopAndExit);
+started.catch((error: unknown) => {
+  log.error('worker.start_failed', { error });
+  process.exit(1);
+});

@@ -1,10 +1,23 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /** What the image promises a self-hoster, read from the files it is built from (no Docker here). */
 const dockerfile = fs.readFileSync('Dockerfile', 'utf8');
 const ignored = fs.readFileSync('.dockerignore', 'utf8').split('\n');
 const example = fs.readFileSync('.env.example', 'utf8');
+const runtimeStage = dockerfile.slice(dockerfile.indexOf('FROM base AS runtime'));
+/** What the runtime stage copies into /app: `COPY [--from=x] SOURCE ./TARGET`. */
+const copied = [...runtimeStage.matchAll(/^COPY (?:--from=(\S+) )?(\S+) (\S+)$/gm)].map(
+  ([, stage, source, target]) => ({ stage, source: source!, target: target! }),
+);
+
+function sourceFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
 
 describe('the Docker image', () => {
   it("leaves the code owned by root: only /data is the app user's to write", () => {
@@ -13,14 +26,59 @@ describe('the Docker image', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
   });
 
-  it("ships better-sqlite3's compiled addon without its sources and build leftovers", () => {
+  it('runs the compiled start with plain node, no TypeScript at run time', () => {
+    expect(runtimeStage).toMatch(/^CMD \["node", "build\/bin\/start\.js"\]$/m);
+    expect(runtimeStage).not.toMatch(/tsx/);
+    // Only the build, production packages and the files the app reads at run time: no sources,
+    // tests or build tools.
+    expect(copied.map(({ source }) => source).sort()).toEqual(
+      [
+        '/app/build',
+        '/app/node_modules',
+        'app/assets/fonts',
+        'migrations',
+        'package.json',
+        'public',
+      ].sort(),
+    );
+    expect(copied.find(({ source }) => source === '/app/node_modules')?.stage).toBe('runtime-deps');
+    expect(dockerfile).toMatch(/npm prune --omit=dev/);
+  });
+
+  it('carries every project file the app reads at run time', () => {
+    // projectPath('public', ...), projectPath('migrations'): the first folders it names.
+    const read = new Set<string>();
+    for (const file of [...sourceFiles('app'), ...sourceFiles('db')]) {
+      if (file.includes('.test.')) continue;
+      for (const [, args] of fs.readFileSync(file, 'utf8').matchAll(/projectPath\(([^)]*)\)/g)) {
+        const segments = [...args!.matchAll(/'([^']+)'/g)].map(([, segment]) => segment!);
+        if (segments.length > 0 && segments[0] !== 'build') read.add(segments.join('/'));
+      }
+    }
+    expect([...read]).not.toEqual([]);
+    for (const needed of read)
+      expect(
+        copied.some(({ source }) => needed === source || needed.startsWith(`${source}/`)),
+        `${needed} is copied into the image`,
+      ).toBe(true);
+  });
+
+  it("ships better-sqlite3's compiled addon without its sources, and no source maps or .d.ts", () => {
     expect(dockerfile).toMatch(/rm -rf build deps src/);
     expect(dockerfile).toMatch(/mv \/tmp\/better_sqlite3\.node build\/Release\//);
+    expect(dockerfile).toMatch(/-name '\*\.map'/);
+    expect(dockerfile).toMatch(/-name '\*\.d\.ts'/);
+  });
+
+  it('uses its own Redis unless REDIS_URL is given, and reports healthy as soon as it answers', () => {
+    expect(runtimeStage).toMatch(/^ENV .*REDIS_PRIVATE=true/m);
+    expect(runtimeStage).toMatch(/HEALTHCHECK [^\n]*--start-interval=1s/);
   });
 
   it('builds from no dependencies, data, secrets, logs or caches', () => {
     for (const pattern of [
       '**/node_modules',
+      'build',
       '**/data',
       '**/.env',
       '**/*.log',

@@ -26,6 +26,8 @@ describe('the layer rule', () => {
     ['app/services/planted.server.ts', "import Razorpay from 'razorpay';"],
     ['app/services/planted.server.ts', "import { loader } from '~/routes/member/home';"],
     ['jobs/planted.ts', "import { loader } from '~/routes/member/home';"],
+    ['server/planted.ts', "import { env } from '~/utils/env.server';"],
+    ['server/planted.ts', "import { log } from '../app/utils/logger.server';"],
   ])('refuses in %s: %s', async (filePath, code) => {
     expect(
       await layerErrors(filePath, `${code}\nexport const used = [${importedName(code)}];\n`),
@@ -38,6 +40,8 @@ describe('the layer rule', () => {
     ['app/services/vendors/planted.server.ts', "import Anthropic from '@anthropic-ai/sdk';"],
     ['app/domain/planted.ts', "import type { Plan } from '../../db/schema';"],
     ['jobs/planted.ts', "import { lessonQueue } from '~/queues/lesson.server';"],
+    ['server/planted.ts', "import type { WebServerHooks } from '../app/load-context';"],
+    ['server/planted.ts', "import { checkBodySize } from './body-limit';"],
   ])('allows in %s: %s', async (filePath, code) => {
     expect(
       await layerErrors(filePath, `${code}\nexport const used = [${importedName(code)}];\n`),

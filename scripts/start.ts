@@ -1,37 +1,65 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { migrateDatabase } from '../db/connection';
-import { closeDb, db } from '~/utils/db.server';
-import { EnvError, parseEnv } from '~/utils/env.server';
-import { ensureBuild } from './lib/build';
-import { checkRedis, findOrStartRedis } from './lib/redis';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { forkWebProcess, webProcessCount } from '../server/cluster';
+import { supervisor } from '../server/supervise';
+import { EnvError, parseEnv, type Env } from '~/utils/env.server';
+import { log } from '~/utils/logger.server';
+import { checkRedis, locateRedis, redisComesUp } from './lib/redis';
 import { removePidFile, runningPid, writePidFile } from './lib/pid-file';
-import { seed, SeedConflict } from './seed';
 
 /**
- * `npm start`: everything a fresh machine needs, then the web tier (WEB_CONCURRENCY web processes
- * under one primary that restarts them, ADR 16) and the worker. Stops both on Ctrl-C; exits
- * non-zero if the web primary or the worker dies.
+ * `npm start` (compiled: `node build/bin/start.js`, the Docker image's command) and `npm run dev`
+ * (`--dev`, from the sources): everything a fresh machine needs, then the processes, kept
+ * running (ADR 0029). It migrates and seeds in a short-lived process, finds Redis or starts a
+ * private one, then runs the web processes (WEB_CONCURRENCY of them on one port, ADR 0016; in
+ * development one, with Vite) and the worker. A process that dies is started again after a
+ * capped back-off while the others keep serving; a private Redis that keeps dying stops the app
+ * with exit code 1, so a restart policy can bring it back. On SIGTERM or SIGINT it stops them
+ * all and exits only after every one has.
  */
 const say = (line: string) => console.log(`[coursegen] ${line}`);
+const dev = process.argv.includes('--dev');
+/** build/bin when compiled; scripts/ when run from the sources (development). */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, dev ? '..' : '../..');
+
+/** Deaths in a row, each soon after its start, after which a private Redis is given up. */
+const REDIS_GIVE_UP_AFTER = 5;
+/** Time the start keeps, after its children's own shutdown limit, to stop Redis and go. */
+const REDIS_STOP_MS = 1_500;
 
 function fail(message: string): never {
   console.error(`[coursegen] ${message}`);
   process.exit(1);
 }
 
+/** A child running one of the app's entries: compiled with plain node, or a source with tsx. */
+function runEntry(compiled: string, source: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const args = dev
+    ? ['--import', 'tsx', path.join(root, source)]
+    : [path.join(root, 'build', 'bin', compiled)];
+  // The web and worker processes get an IPC channel too: a web process learns the restart counts
+  // through it.
+  return spawn(process.execPath, args, { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env });
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
 async function main() {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
-  process.env.NODE_ENV ??= 'production';
+  process.env.NODE_ENV ??= dev ? 'development' : 'production';
 
-  let config;
+  let config: Env;
   try {
     config = parseEnv();
   } catch (error) {
     if (error instanceof EnvError) fail(error.message);
     throw error;
   }
-
   if (config.NODE_ENV === 'production' && !process.env.APP_URL)
     say(
       `Warning: APP_URL is not set, so links in emails (password resets, receipts) point at ` +
@@ -40,19 +68,28 @@ async function main() {
   const running = runningPid(config.DATA_DIR);
   if (running)
     fail(`CourseGen is already running on ${config.DATA_DIR} (pid ${running}). Stop it first.`);
-  ensureBuild(say);
-  migrateDatabase(db());
-  const seeded = await seed().catch((error: unknown) => {
-    if (error instanceof SeedConflict) fail(error.message);
-    throw error;
-  });
-  closeDb();
-  if (seeded.generatedPassword) {
-    say(`Main admin created: ${seeded.adminEmail} / ${seeded.generatedPassword}`);
-    say('This password is shown once. Change it from the profile page.');
-  }
 
-  const redis = await findOrStartRedis(config.REDIS_URL, config.DATA_DIR, say);
+  // The database and Redis are readied side by side; neither needs the other.
+  const [prepared, redis] = await Promise.all([
+    exitCode(runEntry('prepare.js', 'scripts/prepare.ts', process.env)),
+    locateRedis(config.REDIS_URL, config.DATA_DIR, say, { privateOnly: config.REDIS_PRIVATE }),
+  ]);
+  if (prepared !== 0) process.exit(1);
+
+  // Web processes show the restart counts on /healthz: each gets them when it starts to serve
+  // and after every restart.
+  const tell = (child: ChildProcess) => {
+    if (child.connected) child.send({ restarts: processes.restarts() });
+  };
+  const processes = supervisor({
+    log,
+    onRestart: () => processes.children().forEach(tell),
+    onGiveUp: (name) => void stop(1, `${name} kept stopping`),
+  });
+  if (redis.startPrivate) {
+    processes.keep('redis', redis.startPrivate, { giveUpAfter: REDIS_GIVE_UP_AFTER, last: true });
+    if (!(await redisComesUp(redis.url))) fail(`redis-server did not start at ${redis.url}.`);
+  }
   const { persistent } = await checkRedis(redis.url, config.REDIS_PREFIX, config.INSTALL_ID);
   if (persistent === false)
     say(
@@ -63,38 +100,34 @@ async function main() {
     );
   writePidFile(config.DATA_DIR);
   const childEnv = { ...process.env, REDIS_URL: redis.url };
-  const run = (script: string) =>
-    spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: childEnv });
-  const children: ChildProcess[] = [run('scripts/web.ts'), run('jobs/worker.ts')];
 
   let stopping = false;
-  const stopAll = (exitCode: number) => {
+  async function stop(code: number, reason?: string) {
     if (stopping) return;
     stopping = true;
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    // A child that outlives its own shutdown limit is not left behind as an orphan.
-    setTimeout(() => {
-      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    }, config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
-    void Promise.all(
-      children.map((child) =>
-        child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null,
-      ),
-    ).then(() => {
-      redis.child?.kill('SIGTERM');
-      removePidFile(config.DATA_DIR);
-      process.exit(exitCode);
-    });
-  };
-  for (const child of children) {
-    child.once('exit', (code, signal) => {
-      if (stopping) return;
-      console.error(`[coursegen] a process stopped unexpectedly (code ${code}, signal ${signal})`);
-      stopAll(1);
-    });
+    if (reason) console.error(`[coursegen] stopping: ${reason}`);
+    await processes.stop(config.SHUTDOWN_TIMEOUT_MS + 1_000, REDIS_STOP_MS);
+    removePidFile(config.DATA_DIR);
+    process.exit(code);
   }
-  process.on('SIGINT', () => stopAll(0));
-  process.on('SIGTERM', () => stopAll(0));
+  // `on`, not `once`: the same signal may arrive twice (the process group and a supervisor).
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  if (dev) {
+    processes.keep('web', () => {
+      const web = runEntry('', 'server/dev.ts', childEnv);
+      web.once('spawn', () => tell(web));
+      return web;
+    });
+  } else {
+    Object.assign(process.env, { REDIS_URL: redis.url });
+    const exec = path.join(root, 'build', 'bin', 'web-process.js');
+    const count = webProcessCount(config.WEB_CONCURRENCY);
+    for (let slot = 0; slot < count; slot += 1)
+      processes.keep('web', () => forkWebProcess(exec, tell), { slot });
+  }
+  processes.keep('worker', () => runEntry('worker.js', 'jobs/worker.ts', childEnv));
 
   // Said only once the port answers: several web processes starting together on a busy machine
   // may take longer than any fixed limit, and one that keeps dying is logged meanwhile.
@@ -113,7 +146,7 @@ async function waitForHealth(port: number, stopped: () => boolean): Promise<bool
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;
 }

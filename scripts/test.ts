@@ -49,7 +49,7 @@ async function main() {
       run('typecheck', 'npx', ['tsc', '--noEmit']) &&
       run('lint', 'npx', ['eslint', '--max-warnings=0', '.']) &&
       run('format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']) &&
-      run('build', 'npx', ['remix', 'vite:build', '--logLevel', 'warn']);
+      run('build', 'npm', ['run', '--silent', 'build', '--', '--quiet']);
     if (!checks) {
       console.log('0 passed, 1 failed');
       process.exitCode = 1;

@@ -1,19 +1,22 @@
-import cluster from 'node:cluster';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forkWebProcess, webProcessCount } from '../server/cluster';
+import { supervisor } from '../server/supervise';
 import { env } from '~/utils/env.server';
-import { superviseWebProcesses, webProcessCount } from './lib/web-cluster';
+import { log } from '~/utils/logger.server';
 
 /**
- * The web tier (`npm run start:web`, and what `npm start` runs): the cluster primary of
- * WEB_CONCURRENCY web processes, each `scripts/web-server.ts`, sharing PORT (ADR 0016). It imports
- * nothing of the web app, so it starts at once and costs little memory.
+ * The web tier alone (`npm run start:web`, compiled to `build/bin/web.js`): WEB_CONCURRENCY web
+ * processes sharing PORT (ADR 0016), kept running like the start keeps them (ADR 0029), for
+ * installs that run the worker and Redis elsewhere. Migrations are `npm run db:migrate`'s job.
  */
-// Each web process accepts its own connections (ADR 0026). Handed out in turn by this process,
-// a connection waits for its web process to answer for the one before, which a process busy with
-// a burst does only between two of its steps: a visitor's page waited for the whole burst.
-cluster.schedulingPolicy = cluster.SCHED_NONE;
-cluster.setupPrimary({ exec: fileURLToPath(new URL('./web-server.ts', import.meta.url)) });
-superviseWebProcesses({
-  count: webProcessCount(env().WEB_CONCURRENCY),
-  shutdownTimeoutMs: env().SHUTDOWN_TIMEOUT_MS,
-});
+const exec = path.join(path.dirname(fileURLToPath(import.meta.url)), 'web-process.js');
+const { WEB_CONCURRENCY, SHUTDOWN_TIMEOUT_MS } = env();
+const processes = supervisor({ log });
+for (let slot = 0; slot < webProcessCount(WEB_CONCURRENCY); slot += 1)
+  processes.keep('web', () => forkWebProcess(exec), { slot });
+log.info('web.cluster_started', { pid: process.pid, processes: webProcessCount(WEB_CONCURRENCY) });
+
+const stop = () => void processes.stop(SHUTDOWN_TIMEOUT_MS + 1_000).then(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

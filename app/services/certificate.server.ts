@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+import type { ResvgRenderOptions } from '@resvg/resvg-js';
 import { emailDelivery, sendEmail } from './vendors/mailer.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
@@ -8,6 +8,7 @@ import { CERTIFICATE_FILENAME, CERTIFICATE_HEIGHT, CERTIFICATE_WIDTH } from '~/u
 import { escapeHtml } from '~/utils/escape';
 import { fontFamilyFor, fontFiles, needsScriptFont } from '~/utils/fonts.server';
 import { loadShaper, shapeText } from '~/utils/shaped-text.server';
+import { projectPath } from '~/utils/project-files.server';
 
 /**
  * Certificates are rendered here, on the server, from ONE SVG template to a
@@ -268,7 +269,7 @@ function sniffImageType(bytes: Buffer, declared: string | null): string | null {
 }
 
 function bundledLogo(): string {
-  return dataUrl('image/svg+xml', fs.readFileSync(path.resolve('public/logo.svg')));
+  return dataUrl('image/svg+xml', fs.readFileSync(projectPath('public', 'logo.svg')));
 }
 
 let logoCache: { key: string; href: Promise<string> } | undefined;
@@ -292,8 +293,8 @@ export function logoHref(): Promise<string> {
         declared = response.headers.get('content-type');
         bytes = Buffer.from(await response.arrayBuffer());
       } else {
-        const file = path.resolve('public', configured.replace(/^\/+/, ''));
-        if (!file.startsWith(path.resolve('public') + path.sep)) throw new Error('outside public/');
+        const file = path.resolve(projectPath('public'), configured.replace(/^\/+/, ''));
+        if (!file.startsWith(projectPath('public') + path.sep)) throw new Error('outside public/');
         bytes = fs.readFileSync(file);
       }
       const type = sniffImageType(bytes, declared);
@@ -323,6 +324,8 @@ export async function renderCertificatePng(
   branding: Branding,
 ): Promise<Buffer> {
   await loadShaper();
+  // resvg is loaded with the first certificate: a process that renders none never holds it.
+  const { renderAsync } = await import('@resvg/resvg-js');
   const image = await renderAsync(certificateSvg(data, branding), renderOptions());
   return image.asPng();
 }

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
 import type { BillingCustomer } from '../../db/schema';
 import { getPlan } from '~/domain/plans';
 import {
@@ -13,6 +12,7 @@ import { env } from '~/utils/env.server';
 import { escapeHtml } from '~/utils/escape';
 import { log } from '~/utils/logger.server';
 import { sendEmail } from './vendors/mailer.server';
+import { projectPath } from '~/utils/project-files.server';
 
 /**
  * Receipts are rendered on the server from what was recorded of a payment,
@@ -20,7 +20,7 @@ import { sendEmail } from './vendors/mailer.server';
  * email attachment) and as the email's HTML body.
  */
 const PROVIDER_NAMES = { paypal: 'PayPal', razorpay: 'Razorpay' } as const;
-const FONT_DIR = path.resolve('app/assets/fonts');
+const FONT_DIR = projectPath('app', 'assets', 'fonts');
 
 export const receiptFilename = (receipt: Pick<Receipt, 'number'>) =>
   `receipt-${String(receipt.number).padStart(6, '0')}.pdf`;
@@ -65,7 +65,9 @@ export function receiptLines(receipt: Receipt, subscription: SubscriptionRow) {
   };
 }
 
-export function receiptPdf(receipt: Receipt, subscription: SubscriptionRow): Promise<Buffer> {
+export async function receiptPdf(receipt: Receipt, subscription: SubscriptionRow): Promise<Buffer> {
+  // Loaded with the first receipt: a process that draws none never holds PDFKit.
+  const { default: PDFDocument } = await import('pdfkit');
   const lines = receiptLines(receipt, subscription);
   const { COMPANY_NAME } = env();
   const doc = new PDFDocument({

@@ -2,23 +2,9 @@ import { env } from './env.server';
 
 /**
  * Cookies are made Secure in production; the web server drops the attribute from responses to
- * plain-http requests from a host other than localhost (scripts/web-server.ts), so a
+ * plain-http requests from a host other than localhost (server/response-policy.ts), so a
  * self-hoster's http://myserver:3000 can sign in while https keeps its cookies secure.
  */
 export function secureCookies(): boolean {
   return env().NODE_ENV === 'production';
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** Browsers keep Secure cookies over https and on http://localhost only. */
-export function canKeepSecureCookies(secureRequest: boolean, hostHeader: string | undefined) {
-  if (secureRequest) return true;
-  const hostname = (hostHeader ?? '').replace(/:\d+$/, '').toLowerCase();
-  return LOOPBACK_HOSTS.has(hostname);
-}
-
-/** A Set-Cookie value without its Secure attribute. */
-export function withoutSecure(cookie: string): string {
-  return cookie.replace(/;\s*Secure(?=;|$)/gi, '');
 }

@@ -1,20 +1,19 @@
 import { databaseFile, openDatabase, type Db } from '../../db/connection';
 import { env } from './env.server';
+import { forgetSingleton, singleton } from './singleton.server';
 
-declare global {
-  // Kept on globalThis so dev-server rebuilds reuse the one connection.
-  var __coursegenDb: Db | undefined;
-}
+let connection: Db | undefined;
 
 /** The one SQLite connection of this process. */
 export function db(): Db {
-  globalThis.__coursegenDb ??= openDatabase(databaseFile(env().DATA_DIR));
-  return globalThis.__coursegenDb;
+  connection ??= singleton('db', () => openDatabase(databaseFile(env().DATA_DIR)));
+  return connection;
 }
 
 export function closeDb() {
-  globalThis.__coursegenDb?.$client.close();
-  globalThis.__coursegenDb = undefined;
+  connection?.$client.close();
+  connection = undefined;
+  forgetSingleton('db');
 }
 
 export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];

@@ -92,8 +92,13 @@ export const envSchema = z.object({
   LOGO_URL: z.string().optional(),
 
   JOB_LOCK_MS: positiveInt(30_000),
-  /** How long web and worker may take to finish what they are doing when asked to stop. */
-  SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /**
+   * How long web and worker may take to finish what they are doing when asked to stop; below
+   * Docker's 10 s grace, with room for the start to stop Redis after them (ADR 0029).
+   */
+  SHUTDOWN_TIMEOUT_MS: positiveInt(6_000),
+  /** Always start a private redis-server under DATA_DIR (the Docker image sets it). */
+  REDIS_PRIVATE: flag,
   /** Web processes sharing PORT (ADR 0016); unset means one per core. */
   WEB_CONCURRENCY: z.coerce.number().int().positive().max(64).optional(),
   /** How often each worker gives due work whose job Redis lost a job again. */

@@ -21,10 +21,8 @@ const HEARTBEAT_MS = 15_000;
 /** How long an EventSource waits before reconnecting. */
 const RECONNECT_MS = 2_000;
 
-declare global {
-  // The streams a browser reopens by itself, shared with the web server's own module copy.
-  var __coursegenReconnectable: Set<() => void> | undefined;
-}
+/** The open streams a browser reopens by itself. */
+const reconnectable = new Set<() => void>();
 
 /**
  * Ends every stream the browser reopens by itself (those with a lifetime), so a web process that
@@ -32,7 +30,7 @@ declare global {
  * restarted one. Answers under way (the tutor's) are left to finish.
  */
 export function closeReconnectableStreams() {
-  for (const close of globalThis.__coursegenReconnectable ?? []) close();
+  for (const close of reconnectable) close();
 }
 
 export function sseFrame(event: string, data: unknown): string {
@@ -93,9 +91,10 @@ export function eventStreamResponse(
       stop.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
       if (options.lifetimeMs) {
         timers.push(setTimeout(out.close, options.lifetimeMs));
-        const open = (globalThis.__coursegenReconnectable ??= new Set());
-        open.add(out.close);
-        stop.signal.addEventListener('abort', () => open.delete(out.close), { once: true });
+        reconnectable.add(out.close);
+        stop.signal.addEventListener('abort', () => reconnectable.delete(out.close), {
+          once: true,
+        });
       }
       void Promise.resolve(run(out)).catch(() => out.close());
     },

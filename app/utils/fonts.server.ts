@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { projectPath } from './project-files.server';
 
 /**
  * Every font the server draws text with (the certificate through resvg, exports), in one list
@@ -85,7 +86,7 @@ export function needsScriptFont(text: string): boolean {
 }
 
 export function fontsDir(): string {
-  return path.resolve('app/assets/fonts');
+  return projectPath('app', 'assets', 'fonts');
 }
 
 /**

@@ -1,11 +1,8 @@
-import { setupServer, type SetupServer } from 'msw/node';
+import { setupServer } from 'msw/node';
 import { handlersFor } from '../../mocks';
 import { env } from './env.server';
 import { log } from './logger.server';
-
-declare global {
-  var __coursegenMocks: SetupServer | undefined;
-}
+import { singleton } from './singleton.server';
 
 /**
  * In demo mode, vendors without keys are answered by the HTTP mocks in
@@ -14,13 +11,15 @@ declare global {
  */
 export function startVendorMocks() {
   const { demo, mocked } = env();
-  if (!demo || globalThis.__coursegenMocks) return;
-  const server = setupServer(...handlersFor(mocked));
-  server.listen({ onUnhandledRequest: 'bypass' });
-  globalThis.__coursegenMocks = server;
-  log.info('demo.mocks_started', {
-    vendors: Object.entries(mocked)
-      .filter(([, on]) => on)
-      .map(([vendor]) => vendor),
+  if (!demo) return;
+  singleton('vendor-mocks', () => {
+    const server = setupServer(...handlersFor(mocked));
+    server.listen({ onUnhandledRequest: 'bypass' });
+    log.info('demo.mocks_started', {
+      vendors: Object.entries(mocked)
+        .filter(([, on]) => on)
+        .map(([vendor]) => vendor),
+    });
+    return server;
   });
 }

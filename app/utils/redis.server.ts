@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { env } from './env.server';
 import { log } from './logger.server';
+import { singleton } from './singleton.server';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -21,13 +22,10 @@ function connect(role: 'producer' | 'worker' | 'subscriber'): Redis {
   return connection;
 }
 
-declare global {
-  var __coursegenRedis: { producer?: Redis; worker?: Redis; subscriber?: Redis } | undefined;
-}
+type Connections = { producer?: Redis; worker?: Redis; subscriber?: Redis };
 
-function connections() {
-  globalThis.__coursegenRedis ??= {};
-  return globalThis.__coursegenRedis;
+function connections(): Connections {
+  return singleton<Connections>('redis', () => ({}));
 }
 
 /** Shared by queue producers, rate limits and the healthcheck. */
@@ -76,5 +74,7 @@ export async function waitForRedis(timeoutMs = 5000): Promise<void> {
 export async function closeRedis() {
   const pool = connections();
   await Promise.allSettled([pool.producer?.quit(), pool.worker?.quit(), pool.subscriber?.quit()]);
-  globalThis.__coursegenRedis = {};
+  delete pool.producer;
+  delete pool.worker;
+  delete pool.subscriber;
 }

@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { log } from './logger.server';
 import { sanitizeHtml } from './sanitize-html.server';
+import { startThread } from './threads.server';
 
 /**
  * Sanitizing is pure CPU: a 100,000-character lesson costs about 100 ms, a whole maximum-size
@@ -27,40 +24,11 @@ interface Thread {
   task: Task | null;
 }
 
-/** The repository root: the source files live there, also when this module is bundled. */
-export function projectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-  return dir;
-}
-
-/**
- * The thread runs the TypeScript source through tsx's ESM hooks, as the worker and the web
- * server themselves do. Its entry is tsx's own declared `import` export of `tsx/esm/api`.
- */
-export function threadSource(
-  root: string,
-  entryFile = 'app/utils/sanitize-html-thread.server.ts',
-): string {
-  const require = createRequire(path.join(root, 'package.json'));
-  const tsxPackage = require.resolve('tsx/package.json');
-  const exportsMap = JSON.parse(fs.readFileSync(tsxPackage, 'utf8')).exports['./esm/api'];
-  const hooks = pathToFileURL(path.join(path.dirname(tsxPackage), exportsMap.import.default));
-  const entry = pathToFileURL(path.join(root, entryFile));
-  return `import(${JSON.stringify(hooks.href)})
-    .then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;
-}
-
 class SanitizerPool {
   private threads: Thread[] = [];
   private waiting: Task[] = [];
   private nextId = 1;
   private failures = 0;
-  private source: string | null = null;
 
   run(html: string): Promise<string> {
     if (this.failures >= GIVE_UP_AFTER_FAILURES) return Promise.resolve(sanitizeHtml(html));
@@ -82,8 +50,7 @@ class SanitizerPool {
   }
 
   private spawn(): Thread {
-    this.source ??= threadSource(projectRoot());
-    const worker = new Worker(this.source, { eval: true });
+    const worker = startThread('sanitize-html', 'app/utils/sanitize-html-thread.server.ts');
     // Idle threads must not keep a stopping process alive.
     worker.unref();
     const thread: Thread = { worker, task: null };

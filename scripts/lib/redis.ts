@@ -30,21 +30,29 @@ export interface FoundRedis {
   child?: ChildProcess;
 }
 
+export interface LocatedRedis {
+  url: string;
+  /** Set when no Redis is given or found: starts a private redis-server at `url` (again). */
+  startPrivate?: () => ChildProcess;
+}
+
 /**
- * REDIS_URL if given (it must answer); else a Redis on 127.0.0.1:6379; else a
- * private redis-server with its data under DATA_DIR/redis, installed with
- * apt-get when missing and we are root on Debian; else a clear instruction.
+ * REDIS_URL if given (it must answer); else, unless `privateOnly`, a Redis on 127.0.0.1:6379;
+ * else a private redis-server with its data under DATA_DIR/redis, installed with apt-get when
+ * missing and we are root on Debian; else a clear instruction. The private one is not started
+ * here: `startPrivate` starts it, as often as it has to be (ADR 0029).
  */
-export async function findOrStartRedis(
+export async function locateRedis(
   configuredUrl: string | undefined,
   dataDir: string,
   log: (line: string) => void,
-): Promise<FoundRedis> {
+  { privateOnly = false }: { privateOnly?: boolean } = {},
+): Promise<LocatedRedis> {
   if (configuredUrl) {
     if (await redisAnswers(configuredUrl)) return { url: configuredUrl };
     throw new Error(`REDIS_URL is set to ${configuredUrl} but no Redis answers there.`);
   }
-  if (await redisAnswers(DEFAULT_URL)) return { url: DEFAULT_URL };
+  if (!privateOnly && (await redisAnswers(DEFAULT_URL))) return { url: DEFAULT_URL };
 
   if (!commandExists('redis-server') && !aptInstall(['redis-server'], log)) {
     throw new Error(
@@ -57,30 +65,37 @@ export async function findOrStartRedis(
   const dir = path.join(dataDir, 'redis');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   log(`Starting a private redis-server on 127.0.0.1:${port} (data in ${dir})`);
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--appendonly',
-      'yes',
-      '--save',
-      '60 1',
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const url = `redis://127.0.0.1:${port}`;
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir];
+  const persistence = ['--appendonly', 'yes', '--save', '60 1'];
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    startPrivate: () =>
+      spawn('redis-server', [...args, ...persistence], { stdio: ['ignore', 'ignore', 'inherit'] }),
+  };
+}
+
+/** Waits until the Redis at `url` answers; false if `child` (its server) exits first or 5 s pass. */
+export async function redisComesUp(url: string, child?: ChildProcess): Promise<boolean> {
   for (let tries = 0; tries < 50; tries += 1) {
-    if (await redisAnswers(url, 500)) return { url, child };
-    if (child.exitCode !== null) break;
+    if (await redisAnswers(url, 500)) return true;
+    if (child && child.exitCode !== null) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return false;
+}
+
+/** `locateRedis`, starting the private server at once (the test runner's Redis). */
+export async function findOrStartRedis(
+  configuredUrl: string | undefined,
+  dataDir: string,
+  log: (line: string) => void,
+): Promise<FoundRedis> {
+  const located = await locateRedis(configuredUrl, dataDir, log);
+  if (!located.startPrivate) return { url: located.url };
+  const child = located.startPrivate();
+  if (await redisComesUp(located.url, child)) return { url: located.url, child };
   child.kill();
-  throw new Error(`redis-server did not start on port ${port}.`);
+  throw new Error(`redis-server did not start at ${located.url}.`);
 }
 
 export interface RedisCheck {

@@ -59,6 +59,9 @@ describe('the product shell in a browser', () => {
       database: 'ok',
       redis: 'ok',
       pid: expect.any(Number),
+      // Nothing has had to be restarted; no write waits.
+      restarts: {},
+      writes: { running: 0, waiting: 0, refused: 0 },
     });
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });

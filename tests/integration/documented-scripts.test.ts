@@ -36,12 +36,21 @@ describe('the documented npm scripts', () => {
     for (const name of documented) {
       const command = scripts[name];
       expect(command, `npm run ${name}`).toBeTruthy();
-      // `exec` replaces npm's shell with the program, so signals sent to npm reach it.
-      const program = command!.replace(/^exec /, '').split(' ')[0]!;
-      const binary = path.resolve('node_modules/.bin', program);
-      expect(fs.existsSync(binary), `${program} (npm run ${name}) is installed`).toBe(true);
-      const version = spawnSync(binary, ['--version'], { encoding: 'utf8' });
-      expect(version.status, `${program} --version`).toBe(0);
+      // Each step of the script: `node FILE` (the compiled entries, after ensure-build) or a
+      // program npm installed. `exec` replaces npm's shell, so signals sent to npm reach it.
+      for (const step of command!.split('&&').map((part) => part.trim().replace(/^exec /, ''))) {
+        const [program, first] = step.split(' ');
+        if (program === 'node') {
+          const file = path.resolve(first!);
+          // The compiled entries exist once built (the integration tests' global setup builds).
+          expect(fs.existsSync(file), `${first} (npm run ${name})`).toBe(true);
+          continue;
+        }
+        const binary = path.resolve('node_modules/.bin', program!);
+        expect(fs.existsSync(binary), `${program} (npm run ${name}) is installed`).toBe(true);
+        const version = spawnSync(binary, ['--version'], { encoding: 'utf8' });
+        expect(version.status, `${program} --version`).toBe(0);
+      }
     }
   });
 

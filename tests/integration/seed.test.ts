@@ -10,6 +10,7 @@ import { createUser, getUserByEmail, hashPassword, verifyPassword } from '~/mode
 import { db } from '~/utils/db.server';
 import { resetEnvForTests } from '~/utils/env.server';
 import { seed, SeedConflict } from '../../scripts/seed';
+import { builtEntry } from '../support/built';
 
 describe('seeding at start', () => {
   it('creates one main admin with a password shown once, and the five policies', async () => {
@@ -78,7 +79,7 @@ describe('seeding at start', () => {
           passwordHash: await hashPassword('their-own-password'),
         })
         .run();
-      const started = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      const started = spawnSync(process.execPath, [builtEntry('start')], {
         env: {
           ...process.env,
           NODE_ENV: 'production',

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/system';
+import { builtEntry } from '../support/built';
 import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
 import { deleteRedisPrefix, TEST_REDIS_URL } from '../support/redis';
 
@@ -42,9 +43,7 @@ async function startGroup(
 ): Promise<{ child: ChildProcess; output: () => string }> {
   let log = '';
   const [command, args] =
-    launcher === 'npm'
-      ? ['npm', ['start']]
-      : [process.execPath, ['--import', 'tsx', 'scripts/start.ts']];
+    launcher === 'npm' ? ['npm', ['start']] : [process.execPath, [builtEntry('start')]];
   const child = spawn(command, args, {
     env: {
       ...process.env,

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { builtEntry } from '../support/built';
 
 function start(env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  return spawnSync(process.execPath, [builtEntry('start')], {
     env: { ...process.env, NODE_ENV: 'production', ...env },
     encoding: 'utf8',
     timeout: 30_000,

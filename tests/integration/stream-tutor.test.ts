@@ -27,6 +27,7 @@ import { readEvents } from '~/utils/read-events';
 import { producerRedis } from '~/utils/redis.server';
 import { followDraft, startDraft, type DraftEvent } from '~/utils/drafts.server';
 import { freePort } from '../../scripts/lib/system';
+import { builtEntry } from '../support/built';
 import { TEST_REDIS_URL } from '../support/redis';
 import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
 
@@ -208,7 +209,7 @@ const webs: Web[] = [];
 async function startWeb(): Promise<Web> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/web-server.ts'], {
+  const child = spawn(process.execPath, [builtEntry('web-process')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

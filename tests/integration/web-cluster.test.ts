@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { env } from '~/utils/env.server';
 import { freePort } from '../../scripts/lib/system';
+import { builtEntry } from '../support/built';
 import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
 import { deleteRedisPrefix, TEST_REDIS_URL } from '../support/redis';
 import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
@@ -38,10 +39,13 @@ afterEach(async () => {
 afterAll(() => closeAppDatabases());
 
 /** Starts `script` in its own process group and waits until its port answers /healthz. */
-async function launch(script: string, extraEnv: Record<string, string>): Promise<Launched> {
+async function launch(
+  script: 'start' | 'web-process',
+  extraEnv: Record<string, string>,
+): Promise<Launched> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [builtEntry(script)], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -116,8 +120,8 @@ describe('several web processes', () => {
     workers.push(spawnWorker(slow), spawnWorker(slow));
     await Promise.all(workers.map((worker) => worker.ready));
     const [first, second] = await Promise.all([
-      launch('scripts/web-server.ts', {}),
-      launch('scripts/web-server.ts', {}),
+      launch('web-process', {}),
+      launch('web-process', {}),
     ]);
 
     const member = createMember(env().DATA_DIR);
@@ -189,7 +193,7 @@ describe('several web processes', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-cluster-'));
     const prefix = `coursegen-cluster-${randomBytes(4).toString('hex')}`;
     try {
-      const app = await launch('scripts/start.ts', {
+      const app = await launch('start', {
         WEB_CONCURRENCY: '2',
         DATA_DIR: dataDir,
         REDIS_PREFIX: prefix,
@@ -198,10 +202,10 @@ describe('several web processes', () => {
         ADMIN_PASSWORD: 'admin-password-123',
       });
       await until(() => app.output().includes('CourseGen is running'), 30_000);
-      const [primary] = childPids(app.child.pid!, 'scripts/web.ts');
-      expect(primary).toBeGreaterThan(0);
+      // The start is the cluster's primary: the web processes are its children.
+      const primary = app.child.pid!;
       const webs = await until(() => {
-        const pids = childPids(primary!, 'scripts/web-server.ts');
+        const pids = childPids(primary, 'build/bin/web-process.js');
         return pids.length === 2 ? pids : undefined;
       }, 10_000);
 
@@ -218,14 +222,14 @@ describe('several web processes', () => {
       const replaced = Date.now();
       // Once the primary has seen it die (a connection handed over in that instant is lost with
       // the process), the port keeps answering while it is replaced.
-      await until(() => app.output().includes('"web.process_died"'), 5_000);
+      await until(() => app.output().includes('"process.died"'), 5_000);
       for (let request = 0; request < 10; request += 1) {
         const answer = await healthz(app.base);
         expect(answer.status).toBe(200);
         expect(answer.pid).not.toBe(killed);
       }
       const replacement = await until(() => {
-        const pids = childPids(primary!, 'scripts/web-server.ts');
+        const pids = childPids(primary, 'build/bin/web-process.js');
         return pids.length === 2 && !pids.includes(killed)
           ? pids.find((pid) => pid !== survivor)
           : undefined;
@@ -233,12 +237,14 @@ describe('several web processes', () => {
       expect(Date.now() - replaced).toBeLessThan(5_000);
       // Serving again takes as long as any start (seconds, longer on a busy machine).
       await until(async () => (await healthz(app.base)).pid === replacement || undefined, 60_000);
-      expect(app.output()).toMatch(/"web.process_died".*"signal":"SIGKILL","restartInMs":250/);
+      expect(app.output()).toMatch(
+        /"process.died","process":"web".*"signal":"SIGKILL","restartInMs":250/,
+      );
 
       const exited = new Promise((resolve) => app.child.once('exit', resolve));
       process.kill(-app.child.pid!, 'SIGTERM');
       await exited;
-      await until(() => childPids(primary!, 'scripts/web-server.ts').length === 0, 10_000);
+      await until(() => childPids(primary, 'build/bin/web-process.js').length === 0, 10_000);
     } finally {
       await deleteRedisPrefix(prefix);
       fs.rmSync(dataDir, { recursive: true, force: true });

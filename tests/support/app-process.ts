@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../../scripts/lib/system';
+import { builtEntry } from './built';
 import { deleteRedisPrefix, TEST_REDIS_URL } from './redis';
 
 export interface RunningApp {
@@ -27,7 +28,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
   const adminEmail = 'admin@e2e.test';
   const adminPassword = 'admin-password-123';
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [builtEntry('start')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { builtEntry } from './built';
 import { TEST_REDIS_URL } from './redis';
 
 export interface WorkerProcess {
@@ -8,10 +9,10 @@ export interface WorkerProcess {
   ready: Promise<void>;
 }
 
-/** Runs `jobs/worker.ts` as its own process with this test file's DATA_DIR and Redis prefix. */
+/** Runs the compiled worker (`jobs/worker.ts`) as its own process with this test file's DATA_DIR and Redis prefix. */
 export function spawnWorker(extraEnv: Record<string, string> = {}): WorkerProcess {
   let log = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/worker.ts'], {
+  const child = spawn(process.execPath, [builtEntry('worker')], {
     env: { ...process.env, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'info', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

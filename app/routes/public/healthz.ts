@@ -1,3 +1,4 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { sql } from 'drizzle-orm';
 import { db } from '~/utils/db.server';
 import { log } from '~/utils/logger.server';
@@ -13,8 +14,12 @@ async function check(name: string, probe: () => Promise<unknown> | unknown) {
   }
 }
 
-/** Liveness and readiness in one: the database answers a query and Redis answers PING. */
-export async function loader() {
+/**
+ * Liveness and readiness in one: the database answers a query and Redis answers PING. Also what
+ * the web server reports: how often the start had to bring a process back (`restarts`, ADR 0029)
+ * and this process's write turns (`writes`, ADR 0026).
+ */
+export async function loader({ context }: LoaderFunctionArgs) {
   const [database, redis] = await Promise.all([
     check('database', () => db().get(sql`select 1`)),
     check('redis', async () => {
@@ -25,7 +30,14 @@ export async function loader() {
   const ok = database === 'ok' && redis === 'ok';
   return Response.json(
     // `pid` names the web process that answered: there is one per core (ADR 0016).
-    { status: ok ? 'ok' : 'degraded', database, redis, pid: process.pid },
+    {
+      status: ok ? 'ok' : 'degraded',
+      database,
+      redis,
+      pid: process.pid,
+      restarts: context.runtime?.restarts ?? {},
+      writes: context.runtime?.writes,
+    },
     { status: ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
   );
 }

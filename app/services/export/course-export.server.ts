@@ -6,6 +6,7 @@ import { notesForCourse } from '~/models/lesson-notes.server';
 import { listLessonsOfCourse, parseCredit, type LessonCredit } from '~/models/lessons.server';
 import { env } from '~/utils/env.server';
 import { htmlToBlocks, type Block } from './html-blocks.server';
+import { projectPath } from '~/utils/project-files.server';
 
 /**
  * What a course export is made of, read once from the database and shared by the Markdown
@@ -97,7 +98,7 @@ export function absoluteUrl(url: string, origin: string): string {
   }
 }
 
-const PUBLIC_IMAGES = path.resolve('public/images');
+const PUBLIC_IMAGES = projectPath('public', 'images');
 const IMAGE_CONCURRENCY = 4;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -116,7 +117,10 @@ function embeddable(bytes: Buffer): boolean {
 async function loadImage(url: string): Promise<Buffer | null> {
   try {
     if (url.startsWith('/') && !url.startsWith('//')) {
-      const file = path.resolve('public', `.${decodeURIComponent(url.split(/[?#]/)[0]!)}`);
+      const file = path.resolve(
+        projectPath('public'),
+        `.${decodeURIComponent(url.split(/[?#]/)[0]!)}`,
+      );
       if (!file.startsWith(PUBLIC_IMAGES + path.sep)) return null;
       const bytes = await fs.readFile(file);
       return embeddable(bytes) ? bytes : null;

@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { log } from '~/utils/logger.server';
-import { projectRoot, threadSource } from '~/utils/sanitize-html-pool.server';
+import { startThread } from '~/utils/threads.server';
 import type { ExportCourse } from './course-export.server';
 import type { PdfTask } from './pdf-thread.server';
 import { coursePdf } from './pdf.server';
@@ -43,10 +43,7 @@ class PdfThread {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(
-      threadSource(projectRoot(), 'app/services/export/pdf-thread.server.ts'),
-      { eval: true },
-    );
+    const worker = startThread('export-pdf', 'app/services/export/pdf-thread.server.ts');
     // An idle thread must not keep a stopping process alive.
     worker.unref();
     worker.on('message', (message: { id: number; pdf?: Uint8Array; error?: string }) => {

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { absoluteUrl, type ExportCourse } from './course-export.server';
 import { familiesOf, fontName, fontRuns, LATIN_FAMILY, registerFonts } from './fonts.server';
 import type { Block, Run } from './html-blocks.server';
@@ -44,11 +43,14 @@ function allText(course: ExportCourse): string {
   return parts.join(' ');
 }
 
-export function coursePdf(
+export async function coursePdf(
   course: ExportCourse,
   images: Map<string, Buffer | null>,
   origin: string,
 ): Promise<Buffer> {
+  // Loaded with the first PDF: a process that draws none (PDFs are drawn on a thread) never
+  // holds PDFKit.
+  const { default: PDFDocument } = await import('pdfkit');
   const rtl = course.language.dir === 'rtl';
   const align = rtl ? 'right' : 'left';
   const doc = new PDFDocument({

@@ -1,4 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+// The error class alone (a small module): failures are told apart before the SDK is ever loaded.
+import { APIError } from '@anthropic-ai/sdk/error';
 import { env } from '~/utils/env.server';
 import { failureFromStatus, type AiProvider, type AiTextRequest } from './ai-provider.server';
 import { modelFor } from './ai-models.server';
@@ -11,11 +13,14 @@ import { modelFor } from './ai-models.server';
 const ANTHROPIC_PUBLIC_URL = 'https://api.anthropic.com';
 const DEFAULT_MAX_TOKENS = 4096;
 
+/** The SDK, loaded on the first call: a process that never calls the AI never holds it. */
+let sdk: typeof Anthropic | undefined;
 let client: Anthropic | undefined;
 
-function anthropic(): Anthropic {
+async function anthropic(): Promise<Anthropic> {
   const { ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, mocked } = env();
-  client ??= new Anthropic({
+  sdk ??= (await import('@anthropic-ai/sdk')).default;
+  client ??= new sdk({
     apiKey: ANTHROPIC_API_KEY ?? 'demo-mode-key',
     baseURL: mocked.anthropic ? ANTHROPIC_PUBLIC_URL : (ANTHROPIC_BASE_URL ?? ANTHROPIC_PUBLIC_URL),
     timeout: 120_000,
@@ -41,14 +46,15 @@ export const anthropicProvider: AiProvider = {
   name: 'anthropic',
 
   async text(request) {
-    return textOf(await anthropic().messages.create(params(request), { signal: request.signal }));
+    return textOf(
+      await (await anthropic()).messages.create(params(request), { signal: request.signal }),
+    );
   },
 
   async streamText(request, onText) {
-    const stream = await anthropic().messages.create(
-      { ...params(request), stream: true },
-      { signal: request.signal },
-    );
+    const stream = await (
+      await anthropic()
+    ).messages.create({ ...params(request), stream: true }, { signal: request.signal });
     let text = '';
     for await (const event of stream) {
       if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
@@ -60,7 +66,9 @@ export const anthropicProvider: AiProvider = {
   },
 
   async callTool(request) {
-    const message = await anthropic().messages.create(
+    const message = await (
+      await anthropic()
+    ).messages.create(
       {
         ...params(request),
         tools: [
@@ -79,7 +87,7 @@ export const anthropicProvider: AiProvider = {
   },
 
   describeFailure(error) {
-    if (!(error instanceof Anthropic.APIError)) return undefined;
+    if (!(error instanceof APIError)) return undefined;
     return failureFromStatus(error.status ?? 0, error.headers);
   },
 };

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { keepInOutbox } from '~/models/outbox.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
@@ -28,8 +28,10 @@ export function emailDelivery(): EmailDelivery {
 
 let transporter: Transporter | undefined;
 
-function transport(): Transporter {
+/** nodemailer is loaded with the first message: a process that sends none never holds it. */
+async function transport(): Promise<Transporter> {
   const delivery = emailDelivery();
+  const nodemailer = (await import('nodemailer')).default;
   transporter ??=
     delivery === 'smtp'
       ? nodemailer.createTransport(env().SMTP_URL)
@@ -54,7 +56,7 @@ export async function deliverEmail(email: Email): Promise<'sent' | 'disabled'> {
     return 'disabled';
   }
   const from = env().EMAIL_FROM;
-  const info = await transport().sendMail({ from, ...email });
+  const info = await (await transport()).sendMail({ from, ...email });
   if (delivery === 'outbox') {
     keepInOutbox({
       to: email.to,

@@ -1,4 +1,6 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+// The error class alone (a small module): failures are told apart before the SDK is ever loaded.
+import { APIError } from 'openai/error';
 import { env } from '~/utils/env.server';
 import { failureFromStatus, type AiProvider, type AiTextRequest } from './ai-provider.server';
 import { modelFor } from './ai-models.server';
@@ -11,16 +13,19 @@ import { modelFor } from './ai-models.server';
 export const OPENAI_PUBLIC_URL = 'https://api.openai.com/v1';
 const DEFAULT_MAX_TOKENS = 4096;
 
+/** The SDK, loaded on the first call: a process that never calls the AI never holds it. */
+let sdk: typeof OpenAI | undefined;
 let client: { key: string; openai: OpenAI } | undefined;
 
-function openai(): OpenAI {
+async function openai(): Promise<OpenAI> {
   const { OPENAI_API_KEY, OPENAI_BASE_URL, mocked } = env();
+  sdk ??= (await import('openai')).default;
   const baseURL = mocked.openai ? OPENAI_PUBLIC_URL : (OPENAI_BASE_URL ?? OPENAI_PUBLIC_URL);
   const key = `${baseURL}|${OPENAI_API_KEY ?? ''}`;
   if (client?.key !== key)
     client = {
       key,
-      openai: new OpenAI({
+      openai: new sdk({
         // A local server takes any key; the SDK insists on one.
         apiKey: OPENAI_API_KEY ?? 'no-key',
         baseURL,
@@ -63,17 +68,18 @@ export const openaiProvider: AiProvider = {
   name: 'openai',
 
   async text(request) {
-    const completion = await openai().chat.completions.create(params(request), {
+    const completion = await (
+      await openai()
+    ).chat.completions.create(params(request), {
       signal: request.signal,
     });
     return completion.choices[0]?.message.content ?? '';
   },
 
   async streamText(request, onText) {
-    const stream = await openai().chat.completions.create(
-      { ...params(request), stream: true },
-      { signal: request.signal },
-    );
+    const stream = await (
+      await openai()
+    ).chat.completions.create({ ...params(request), stream: true }, { signal: request.signal });
     let text = '';
     for await (const chunk of stream) {
       const delta = chunk.choices[0]?.delta.content;
@@ -86,7 +92,9 @@ export const openaiProvider: AiProvider = {
   },
 
   async callTool(request) {
-    const completion = await openai().chat.completions.create(
+    const completion = await (
+      await openai()
+    ).chat.completions.create(
       {
         ...params(request),
         tools: [
@@ -112,7 +120,7 @@ export const openaiProvider: AiProvider = {
   },
 
   describeFailure(error) {
-    if (!(error instanceof OpenAI.APIError)) return undefined;
+    if (!(error instanceof APIError)) return undefined;
     return failureFromStatus(error.status ?? 0, error.headers);
   },
 };

@@ -1,6 +1,6 @@
 import type { ServerBuild } from '@remix-run/node';
 import { describe, expect, it } from 'vitest';
-import { apiMethodGuard } from './api-methods.server';
+import { apiMethodGuard } from './api-methods';
 
 const route = (id: string, path: string | undefined, module: object, parentId = 'root') => ({
   [id]: { id, path, parentId, module },

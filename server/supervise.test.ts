@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { restartDelayMs, webProcessCount } from './web-cluster';
+import { webProcessCount } from './cluster';
+import { restartDelayMs } from './supervise';
 
 describe('web processes', () => {
   it('are one per core unless WEB_CONCURRENCY says otherwise', () => {

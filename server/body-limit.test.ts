@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBodySize } from './body-limit.server';
+import { checkBodySize } from './body-limit';
 
 describe('checkBodySize', () => {
   it('accepts ordinary bodies and bodiless methods', () => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { canKeepSecureCookies, withoutSecure } from '~/utils/cookies.server';
-import { applySecurityHeaders } from '~/utils/security-headers.server';
+import onHeaders from 'on-headers';
+import { canKeepSecureCookies, withoutSecure } from './cookies';
+import { applySecurityHeaders } from './security-headers';
 
 /** Express's compiled `trust proxy` setting: may the hop at `index` speak for the client? */
 export type TrustProxy = (address: string, index: number) => boolean;
@@ -32,7 +33,7 @@ export function responsePolicy({
     const signedIn = req.headers.cookie?.includes('__session=') ?? false;
     const keepSecureCookies = canKeepSecureCookies(secure, req.headers.host);
     if (signedIn || !keepSecureCookies)
-      beforeHeadersSent(res, () => {
+      onHeaders(res, () => {
         if (signedIn && !res.hasHeader('Cache-Control'))
           res.setHeader('Cache-Control', 'private, no-store');
         if (!keepSecureCookies) dropSecureFromCookies(res);
@@ -75,16 +76,4 @@ function dropSecureFromCookies(res: ServerResponse) {
   const cookies = res.getHeader('Set-Cookie');
   if (Array.isArray(cookies)) res.setHeader('Set-Cookie', cookies.map(withoutSecure));
   else if (typeof cookies === 'string') res.setHeader('Set-Cookie', withoutSecure(cookies));
-}
-
-/** Runs `change` just before the status line and headers go out, whoever writes them. */
-function beforeHeadersSent(res: ServerResponse, change: () => void) {
-  const writeHead = res.writeHead;
-  res.writeHead = function (
-    this: ServerResponse,
-    ...args: Parameters<ServerResponse['writeHead']>
-  ) {
-    change();
-    return writeHead.apply(this, args);
-  } as ServerResponse['writeHead'];
 }

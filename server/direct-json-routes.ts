@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppLoadContext, ServerBuild } from '@remix-run/node';
-import type { JsonHandler } from '~/utils/json-route.server';
-import { log } from '~/utils/logger.server';
-import { INTERNAL_ERROR } from '~/utils/responses.server';
+import type { AppLoadContext } from '@remix-run/node';
+import type { WebServerHooks } from '../app/load-context';
+import type { JsonHandler } from '../app/utils/json-route.server';
+
+const INTERNAL_ERROR = 'Internal Server Error';
 
 /** Readies a request the way Express's middleware would, then hands over its load context. */
 export type Prepare = (
@@ -12,7 +13,7 @@ export type Prepare = (
 ) => void;
 
 /**
- * The hot JSON GETs the build's entry lists in `directJsonRoutes`, answered by the http server
+ * The hot JSON GETs the build's entry lists in its hooks' `directJsonRoutes`, answered by the http server
  * itself, before Express and Remix (ADRs 0023 and 0027): their route's own handler (the same
  * function its Remix loader runs: authorization, validation, the service, the JSON) after
  * `prepare`, which applies what Express's middleware applies to every answer (compression, the
@@ -21,13 +22,11 @@ export type Prepare = (
  * /api/courses), Remix's route matching, a fetch Request with its abort signal, and a Response
  * streamed in chunks though its length is known. Returns false for any other request.
  */
-export function directJsonRoutes(build: ServerBuild, prepare: Prepare) {
-  const routes = new Map(
-    Object.entries(
-      (build.entry.module as { directJsonRoutes?: Record<string, JsonHandler> }).directJsonRoutes ??
-        {},
-    ),
-  );
+export function directJsonRoutes(
+  { directJsonRoutes: routesByPath, log }: WebServerHooks,
+  prepare: Prepare,
+) {
+  const routes = new Map(Object.entries(routesByPath));
 
   return function answerDirectly(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -35,7 +34,7 @@ export function directJsonRoutes(build: ServerBuild, prepare: Prepare) {
     const query = url.indexOf('?');
     const handler = routes.get(query === -1 ? url : url.slice(0, query));
     if (!handler) return false;
-    prepare(req, res, (context) => void answer(handler, req, res, context));
+    prepare(req, res, (context) => void answer(handler, req, res, context, log));
     return true;
   };
 }
@@ -45,6 +44,7 @@ async function answer(
   req: IncomingMessage,
   res: ServerResponse,
   context: AppLoadContext,
+  log: WebServerHooks['log'],
 ) {
   try {
     // Handlers read the path and query only (absolute links use APP_URL), so the origin is fixed

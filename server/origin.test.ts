@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCrossSiteRequest } from './origin.server';
+import { isCrossSiteRequest } from './origin';
 
 const own = ['http://localhost:3000'];
 

@@ -1,0 +1,171 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequestHandler } from '@remix-run/express';
+import type { AppLoadContext, ServerBuild } from '@remix-run/node';
+import compression from 'compression';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
+import proxyaddr from 'proxy-addr';
+import type { RuntimeReport, WebServerHooks } from '../app/load-context';
+import { apiMethodGuard } from './api-methods';
+import { checkBodySize } from './body-limit';
+import { directJsonRoutes } from './direct-json-routes';
+import { isCrossSiteRequest } from './origin';
+import { malformedRequest } from './malformed-request';
+import { responsePolicy, type TrustProxy } from './response-policy';
+import { writeTurns } from './write-turns';
+
+export interface WebServerOptions {
+  /** The Remix server build: the compiled one in production, Vite's current one in development. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** Serves the browser's files: the build's client folder, or Vite's dev middleware. */
+  serveClientFiles: (app: Express) => void;
+  /** Restart counts the start reports to this process (empty when run alone). */
+  restarts: () => Record<string, number>;
+}
+
+/**
+ * One web process's server, the same in development and production (ADR 0028): Express serving
+ * the Remix build, and in front of it the checks and rules every answer shares. It puts the
+ * security headers on every response, static files and resource routes included, with a fresh
+ * CSP nonce per request. Everything it needs of the app comes from the build's `webServer`
+ * hooks, so no app module is loaded twice.
+ */
+export async function createWebServer(options: WebServerOptions) {
+  const hooks = webServerHooks(
+    typeof options.build === 'function' ? await options.build() : options.build,
+  );
+  const { production, trustProxy: trustProxySetting, appUrl } = hooks.config;
+
+  const app = express();
+  app.disable('x-powered-by');
+  // Behind a reverse proxy, req.ip is the client's only if we trust the proxy's header.
+  app.set('trust proxy', trustProxySetting);
+  // Below a kilobyte gzip saves less than it costs; bodies of unknown length (Remix's streams)
+  // are compressed whatever their size. A client that accepts no encoding (most API clients)
+  // costs compression nothing.
+  const compress = compression({ threshold: 1024 });
+  const compressIfAccepted = (req: IncomingMessage, res: ServerResponse, next: () => void) =>
+    req.headers['accept-encoding'] ? compress(req as Request, res as Response, next) : next();
+  const trustProxy = app.get('trust proxy fn') as TrustProxy;
+  const applyResponsePolicy = responsePolicy({ production, trustProxy });
+  const turns = writeTurns({ log: hooks.log });
+  const runtime = (): RuntimeReport => ({ restarts: options.restarts(), writes: turns.counts() });
+  const loadContext = (req: IncomingMessage, cspNonce: string): AppLoadContext => ({
+    cspNonce,
+    // Resolved when a loader asks (rate limits), not for every request; Express's req.ip.
+    get clientIp() {
+      return proxyaddr(req, trustProxy);
+    },
+    get runtime() {
+      return runtime();
+    },
+  });
+
+  // A rule for every answer belongs in responsePolicy: the direct routes never reach this chain.
+  app.use(compressIfAccepted);
+  app.use((req, res, next) => {
+    res.locals.cspNonce = applyResponsePolicy(req, res);
+    next();
+  });
+  const appOrigin = new URL(appUrl).origin;
+  app.use((req, res, next) => {
+    const origin = req.get('origin');
+    const ownOrigins = () => [appOrigin, `${req.protocol}://${req.get('host')}`];
+    if (origin && isCrossSiteRequest(req.method, origin, ownOrigins())) {
+      res.status(403).json({ success: false, message: 'Cross-site requests are not allowed' });
+      return;
+    }
+    const size = checkBodySize(
+      req.method,
+      req.path,
+      req.get('content-length'),
+      req.get('transfer-encoding'),
+    );
+    if (!size.ok) {
+      res
+        .status(size.status)
+        .set('Connection', 'close')
+        .json({ success: false, message: size.message });
+      return;
+    }
+    next();
+  });
+  const guards = perBuild((build) => apiMethodGuard(build));
+  app.use(
+    withBuild(options.build, (build, req, res, next) => {
+      const refused = guards(build)(req.method, req.path);
+      if (!refused) return next();
+      if (refused.allow) res.set('Allow', refused.allow);
+      res.status(refused.status).json({ success: false, message: refused.message });
+    }),
+  );
+  options.serveClientFiles(app);
+  app.all(
+    '*',
+    createRequestHandler({
+      build: options.build,
+      mode: production ? 'production' : 'development',
+      getLoadContext: (req: Request, res: Response) =>
+        loadContext(req, String(res.locals.cspNonce)),
+    }),
+  );
+
+  // Development answers these paths through Remix, which runs the same handlers: Vite's build
+  // changes as files are edited, and the direct path exists only to save a production request.
+  const answerDirectly =
+    typeof options.build !== 'function'
+      ? directJsonRoutes(hooks, (req, res, answer) =>
+          compressIfAccepted(req, res, () =>
+            answer(loadContext(req, applyResponsePolicy(req, res))),
+          ),
+        )
+      : null;
+
+  const server = http.createServer((req, res) => {
+    const refusal = malformedRequest(req);
+    if (refusal) {
+      hooks.log.info('request.malformed', { method: req.method, reason: refusal.reason });
+      res.writeHead(refusal.status, {
+        'Content-Type': 'application/json',
+        ...(refusal.allow ? { Allow: refusal.allow } : {}),
+        Connection: 'close',
+      });
+      res.end(JSON.stringify({ success: false, message: refusal.message }));
+      return;
+    }
+    if (answerDirectly?.(req, res)) return;
+    turns.take(req, res, () => app(req, res));
+  });
+  return { server, hooks, turns };
+}
+
+/** The app's hooks for its web server, from the build's entry module (app/entry.server.tsx). */
+export function webServerHooks(build: ServerBuild): WebServerHooks {
+  const hooks = (build.entry.module as { webServer?: WebServerHooks }).webServer;
+  if (!hooks) throw new Error('The server build does not export webServer from its entry');
+  return hooks;
+}
+
+/**
+ * A middleware that needs the build: at once in production, where it is fixed; in development
+ * after Vite has it (it changes as files are edited).
+ */
+function withBuild(
+  build: WebServerOptions['build'],
+  use: (build: ServerBuild, req: Request, res: Response, next: (error?: unknown) => void) => void,
+): RequestHandler {
+  if (typeof build !== 'function') return (req, res, next) => use(build, req, res, next);
+  return (req, res, next) => void build().then((current) => use(current, req, res, next), next);
+}
+
+/** Worked out once for each build (one in production; each of Vite's in development). */
+function perBuild<T>(make: (build: ServerBuild) => T): (build: ServerBuild) => T {
+  const made = new WeakMap<ServerBuild, T>();
+  return (build) => {
+    let value = made.get(build);
+    if (value === undefined) {
+      value = make(build);
+      made.set(build, value);
+    }
+    return value;
+  };
+}
