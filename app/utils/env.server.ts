@@ -137,6 +137,7 @@ export const envSchema = z.object({
     (value) => (value === '' ? undefined : value),
     z.enum(['create', 'get', 'cancel']).optional(),
   ),
+  MOCK_WEBHOOK_FAIL: flag,
 });
 
 export type RawEnv = z.infer<typeof envSchema>;
