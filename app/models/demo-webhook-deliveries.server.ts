@@ -29,7 +29,10 @@ export function listDueDemoWebhookDeliveries(now: Date, limit: number): number[]
     .select({ id: demoWebhookDeliveries.id })
     .from(demoWebhookDeliveries)
     .where(
-      and(isNotNull(demoWebhookDeliveries.nextAttemptAt), lte(demoWebhookDeliveries.nextAttemptAt, now)),
+      and(
+        isNotNull(demoWebhookDeliveries.nextAttemptAt),
+        lte(demoWebhookDeliveries.nextAttemptAt, now),
+      ),
     )
     .orderBy(asc(demoWebhookDeliveries.nextAttemptAt))
     .limit(limit)
