@@ -93,6 +93,9 @@ async function razorpayCheckout(cookie: string, email: string) {
   )!;
 }
 
+/** An ordinary member's address (port 9: nothing listens there, whatever is tried). */
+const MEMBER_HOST = '127.0.0.1:9';
+
 /** A POST as the server hands it to Remix when the client sent `Host: <host>`. */
 function postWithHost(host: string, pathAndQuery: string) {
   return new Request(`http://${host}${pathAndQuery}`, {
@@ -246,7 +249,7 @@ describe('failed webhook deliveries are retried with backoff, never failing the 
 
     const answer = await settle(
       demoPay.action({
-        request: postWithHost('localhost:3000', `/demo/razorpay/pay/${id}`),
+        request: postWithHost(MEMBER_HOST, `/demo/razorpay/pay/${id}`),
         params: { id },
         context: {},
       }),
@@ -288,7 +291,7 @@ describe('failed webhook deliveries are retried with backoff, never failing the 
     const token = await paypalCheckout(cookie, email);
     const approved = (await settle(
       demoApproval.action({
-        request: postWithHost('localhost:3000', `/demo/paypal/approve?ba_token=${token}`),
+        request: postWithHost(MEMBER_HOST, `/demo/paypal/approve?ba_token=${token}`),
         params: {},
         context: {},
       }),
