@@ -140,6 +140,7 @@ export async function confirmSubscription(
     log.warn('billing.fetch_failed', { subscriptionId: row.id, error });
     return fail(MESSAGES.providerDown, 502);
   }
+  markSubscriptionChecked(row.id, new Date());
   if (state.status === 'pending') return fail(MESSAGES.pending, 409);
   if (state.status !== 'active') return fail(MESSAGES.ended, 410);
   if (!state.plan) return fail(MESSAGES.unknownPlan, 400);
