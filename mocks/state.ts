@@ -71,8 +71,6 @@ export function changeMockRecords<T>(
   return writeTransaction((tx) => change(recordsIn(tx, provider)));
 }
 
-const imported = new Set<string>();
-
 /**
  * Earlier versions kept each provider's state in `DATA_DIR/mock-<provider>.json` (read, changed
  * and rewritten whole by every process, which lost writes). Its records move into the table once,
@@ -80,18 +78,17 @@ const imported = new Set<string>();
  */
 function importLegacyFile(provider: PaymentProvider) {
   const file = path.join(env().DATA_DIR, `mock-${provider}.json`);
-  const key = `${file}\u0000${provider}`;
-  if (imported.has(key)) return;
-  imported.add(key);
-  let legacy: Record<string, Record<string, unknown>>;
+  if (!fs.existsSync(file)) return;
+  let legacy: Record<string, Record<string, unknown>> = {};
   try {
-    legacy = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof legacy;
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (parsed && typeof parsed === 'object') legacy = parsed as typeof legacy;
   } catch {
-    return; // none (or unreadable, as the old format could leave it): nothing to take in
+    // Gone meanwhile, or half-written as the old format could leave it: nothing to take in.
   }
   writeTransaction((tx) => {
     for (const [kind, records] of Object.entries(legacy))
-      for (const [id, data] of Object.entries(records ?? {}))
+      for (const [id, data] of Object.entries(typeof records === 'object' ? (records ?? {}) : {}))
         tx.insert(demoProviderRecords)
           .values({ provider, kind: singular(kind), id, data: data as object })
           .onConflictDoNothing()

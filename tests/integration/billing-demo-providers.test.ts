@@ -239,6 +239,15 @@ describe("the simulated providers' state under writes from several processes (it
     );
     expect(approvals.filter((approval) => !approval)).toEqual([]);
   }, 120_000);
+
+  it('takes in the JSON file an earlier version kept, once', async () => {
+    const file = path.join(env().DATA_DIR, 'mock-razorpay.json');
+    const legacy = { id: 'sub_Legacy000000001', status: 'active', plan_id: 'plan_DemoMonthly0001' };
+    fs.writeFileSync(file, JSON.stringify({ subscriptions: { [legacy.id]: legacy } }));
+    expect(getMockRazorpaySubscription(legacy.id)).toEqual(legacy);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.existsSync(`${file}.imported`)).toBe(true);
+  });
 });
 
 describe('failed webhook deliveries are retried with backoff, never failing the page (item 10)', () => {
