@@ -1,5 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
 
 /**
  * The whole product's data model. Ids the outside world sees are random text
@@ -265,6 +272,11 @@ export const subscriptions = sqliteTable(
     paidUntil: integer('paid_until', { mode: 'timestamp_ms' }),
     /** Who pays, as typed on /payment: printed on receipts. */
     customer: text('customer', { mode: 'json' }).$type<BillingCustomer>(),
+    /**
+     * When the server last fetched it from the provider (a webhook's job or the reconciliation):
+     * the reconciliation re-checks the longest unchecked first (ADR 0037).
+     */
+    checkedAt: integer('checked_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -272,6 +284,7 @@ export const subscriptions = sqliteTable(
     uniqueIndex('subscriptions_provider_id_unique').on(t.provider, t.providerSubscriptionId),
     index('subscriptions_user_idx').on(t.userId),
     index('subscriptions_paid_until_idx').on(t.paidUntil),
+    index('subscriptions_checked_idx').on(t.checkedAt),
   ],
 );
 
@@ -577,4 +590,47 @@ export const courseShares = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('course_shares_token_unique').on(t.token)],
+);
+
+/**
+ * Demo mode only: what the simulated payment providers (`mocks/paypal.ts`, `mocks/razorpay.ts`)
+ * keep on their side, one record a row as JSON (a subscription, a pending approval). In the
+ * database, so that every web and worker process changes it in transactions and none loses
+ * another's write (ADR 0037).
+ */
+export const demoProviderRecords = sqliteTable(
+  'demo_provider_records',
+  {
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    kind: text('kind').notNull(),
+    id: text('id').notNull(),
+    data: text('data', { mode: 'json' }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.kind, t.id] })],
+);
+
+/**
+ * Demo mode only: the webhooks the simulated providers send, each retried with backoff until the
+ * app takes it, as real providers do (ADR 0037). `next_attempt_at` is null once delivered or
+ * given up.
+ */
+export const demoWebhookDeliveries = sqliteTable(
+  'demo_webhook_deliveries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    body: text('body').notNull(),
+    headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp_ms' }),
+    deliveredAt: integer('delivered_at', { mode: 'timestamp_ms' }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('demo_webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.nextAttemptAt} is not null`),
+  ],
 );

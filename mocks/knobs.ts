@@ -23,6 +23,8 @@ import path from 'node:path';
  * - MOCK_MEDIA_FAIL: the image and video search APIs answer 503.
  * - MOCK_TRANSCRIPT_UNAVAILABLE: videos have no captions (as usual on servers).
  * - MOCK_PAYPAL_FAIL: 'create', 'get' or 'cancel': PayPal answers 500 to that call.
+ * - MOCK_WEBHOOK_FAIL: the simulated providers cannot reach the app: every webhook delivery
+ *   attempt fails (and is retried later, with backoff, as real providers do).
  */
 export interface MockKnobs {
   aiLatencyMs: number;
@@ -36,6 +38,7 @@ export interface MockKnobs {
   mediaFail: boolean;
   transcriptUnavailable: boolean;
   paypalFail: 'create' | 'get' | 'cancel' | undefined;
+  webhookFail: boolean;
   /** Changes whenever the knobs do, so per-prompt counters start afresh. */
   version: string;
 }
@@ -84,6 +87,7 @@ export function readKnobs(): MockKnobs {
       value === 'create' || value === 'get' || value === 'cancel' ? value : undefined)(
       raw('MOCK_PAYPAL_FAIL'),
     ),
+    webhookFail: truthy(raw('MOCK_WEBHOOK_FAIL')),
     version: JSON.stringify(overrides),
   };
 }

@@ -1,13 +1,13 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
 import { readKnobs } from './knobs';
-import { readMockState, updateMockState } from './state';
+import { changeMockRecords, readMockRecord, type MockRecords } from './state';
 
 /**
  * PayPal's REST API for subscriptions in its real wire format (OAuth token,
  * create, get, cancel, revise), so the official SDK runs unchanged in demo mode
- * and tests. Its state is a JSON file in the data folder, so the web and the
- * worker process see the same subscriptions; the demo approval page
+ * and tests. Its state is rows of the database (`mocks/state.ts`), so every web
+ * and worker process sees and safely changes the same subscriptions; the demo approval page
  * (`/demo/paypal/approve`) stands in for PayPal's own and calls
  * `approveMockPayPal` or `mockPayPalCancelUrl`.
  *
@@ -49,15 +49,23 @@ interface MockApproval {
   cancelUrl: string;
 }
 
-interface MockState {
-  subscriptions: Record<string, MockSubscription>;
-  approvals: Record<string, MockApproval>;
-}
+const SUBSCRIPTION = 'subscription';
+const APPROVAL = 'approval';
+const readSubscription = (id: string) =>
+  readMockRecord<MockSubscription>('paypal', SUBSCRIPTION, id);
+const readApproval = (token: string) => readMockRecord<MockApproval>('paypal', APPROVAL, token);
+const change = <T>(run: (records: MockRecords) => T) => changeMockRecords('paypal', run);
 
-const FILE = 'mock-paypal.json';
-const empty = (): MockState => ({ subscriptions: {}, approvals: {} });
-const readState = () => readMockState(FILE, empty);
-const updateState = <T>(change: (state: MockState) => T) => updateMockState(FILE, empty, change);
+/** Changes one subscription in one transaction; undefined when PayPal has no such subscription. */
+function changeSubscription<T>(id: string, run: (subscription: MockSubscription) => T) {
+  return change((records) => {
+    const subscription = records.get<MockSubscription>(SUBSCRIPTION, id);
+    if (!subscription) return undefined;
+    const result = run(subscription);
+    records.put(SUBSCRIPTION, id, subscription);
+    return result;
+  });
+}
 
 const id = (prefix: string, length = 13) =>
   `${prefix}${randomBytes(length).toString('hex').toUpperCase().slice(0, length)}`;
@@ -149,14 +157,14 @@ function handlersAt(baseUrl: string) {
         status_update_time: now,
       };
       const token = id('BA-', 17);
-      updateState((state) => {
-        state.subscriptions[subscription.id] = subscription;
-        state.approvals[token] = {
+      change((records) => {
+        records.put(SUBSCRIPTION, subscription.id, subscription);
+        records.put<MockApproval>(APPROVAL, token, {
           token,
           subscriptionId: subscription.id,
           returnUrl,
           cancelUrl,
-        };
+        });
       });
       return HttpResponse.json(withLinks(baseUrl, subscription, approvalLink(returnUrl, token)), {
         status: 201,
@@ -167,7 +175,7 @@ function handlersAt(baseUrl: string) {
       if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
       if (readKnobs().paypalFail === 'get')
         return error(500, 'INTERNAL_SERVER_ERROR', 'An internal server error occurred.');
-      const subscription = readState().subscriptions[String(params.id)];
+      const subscription = readSubscription(String(params.id));
       if (!subscription)
         return error(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
       return HttpResponse.json(withLinks(baseUrl, subscription));
@@ -177,9 +185,7 @@ function handlersAt(baseUrl: string) {
       if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
       if (readKnobs().paypalFail === 'cancel')
         return error(500, 'INTERNAL_SERVER_ERROR', 'An internal server error occurred.');
-      const found = updateState((state) => {
-        const subscription = state.subscriptions[String(params.id)];
-        if (!subscription) return 'missing';
+      const found = changeSubscription(String(params.id), (subscription) => {
         if (subscription.status === 'CANCELLED' || subscription.status === 'EXPIRED')
           return 'not-active';
         const now = new Date().toISOString();
@@ -190,7 +196,7 @@ function handlersAt(baseUrl: string) {
         });
         return 'cancelled';
       });
-      if (found === 'missing')
+      if (found === undefined)
         return error(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
       if (found === 'not-active')
         return error(422, 'UNPROCESSABLE_ENTITY', 'SUBSCRIPTION_STATUS_INVALID');
@@ -205,7 +211,7 @@ function handlersAt(baseUrl: string) {
       };
       const returnUrl = body.application_context?.return_url;
       const cancelUrl = body.application_context?.cancel_url;
-      const subscription = readState().subscriptions[String(params.id)];
+      const subscription = readSubscription(String(params.id));
       if (!subscription)
         return error(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
       if (!body.plan_id || !returnUrl || !cancelUrl)
@@ -215,15 +221,15 @@ function handlersAt(baseUrl: string) {
           'plan_id, return_url and cancel_url are required',
         );
       const token = id('BA-', 17);
-      updateState((state) => {
-        state.approvals[token] = {
+      change((records) =>
+        records.put<MockApproval>(APPROVAL, token, {
           token,
           subscriptionId: subscription.id,
           newPlanId: body.plan_id,
           returnUrl,
           cancelUrl,
-        };
-      });
+        }),
+      );
       return HttpResponse.json({
         plan_id: body.plan_id,
         effective_time: subscription.billing_info?.next_billing_time ?? new Date().toISOString(),
@@ -296,9 +302,7 @@ const EVENT_TYPES: Record<PayPalSimulation, string> = {
  * headers signed so that the mock's verify endpoint accepts them.
  */
 export function simulatePayPal(subscriptionId: string, what: PayPalSimulation, webhookId: string) {
-  const subscription = updateState((state) => {
-    const found = state.subscriptions[subscriptionId];
-    if (!found) return undefined;
+  const subscription = changeSubscription(subscriptionId, (found) => {
     const now = new Date();
     const plan = planOf(found.plan_id);
     if (what === 'renew') {
@@ -363,9 +367,8 @@ export function simulatePayPal(subscriptionId: string, what: PayPalSimulation, w
 
 /** What the demo approval page shows: the plan, its price and the buyer. */
 export function mockPayPalApproval(token: string) {
-  const state = readState();
-  const approval = state.approvals[token];
-  const subscription = approval && state.subscriptions[approval.subscriptionId];
+  const approval = readApproval(token);
+  const subscription = approval && readSubscription(approval.subscriptionId);
   if (!approval || !subscription) return undefined;
   const planId = approval.newPlanId ?? subscription.plan_id;
   const plan = planOf(planId);
@@ -388,11 +391,12 @@ export function mockPayPalApproval(token: string) {
  * buyer, with the query parameters PayPal adds.
  */
 export function approveMockPayPal(token: string): string | undefined {
-  return updateState((state) => {
-    const approval = state.approvals[token];
-    const subscription = approval && state.subscriptions[approval.subscriptionId];
+  return change((records) => {
+    const approval = records.get<MockApproval>(APPROVAL, token);
+    const subscription =
+      approval && records.get<MockSubscription>(SUBSCRIPTION, approval.subscriptionId);
     if (!approval || !subscription) return undefined;
-    delete state.approvals[token];
+    records.remove(APPROVAL, token);
     const now = new Date();
     if (approval.newPlanId) {
       subscription.plan_id = approval.newPlanId;
@@ -414,6 +418,7 @@ export function approveMockPayPal(token: string): string | undefined {
       });
     }
     subscription.update_time = now.toISOString();
+    records.put(SUBSCRIPTION, subscription.id, subscription);
     const url = new URL(approval.returnUrl);
     url.searchParams.set('subscription_id', subscription.id);
     url.searchParams.set('ba_token', token);
@@ -424,7 +429,7 @@ export function approveMockPayPal(token: string): string | undefined {
 
 /** Where the buyer goes on cancelling the approval: the cancel URL, as PayPal sends it. */
 export function mockPayPalCancelUrl(token: string): string | undefined {
-  const approval = readState().approvals[token];
+  const approval = readApproval(token);
   if (!approval) return undefined;
   const url = new URL(approval.cancelUrl);
   url.searchParams.set('ba_token', token);
@@ -435,10 +440,7 @@ export function mockPayPalCancelUrl(token: string): string | undefined {
 /** For tests: move a subscription's dates (e.g. a renewal or the end of a paid period). */
 export function editMockPayPalSubscription(
   subscriptionId: string,
-  change: (subscription: MockSubscription) => void,
+  edit: (subscription: MockSubscription) => void,
 ) {
-  updateState((state) => {
-    const subscription = state.subscriptions[subscriptionId];
-    if (subscription) change(subscription);
-  });
+  changeSubscription(subscriptionId, edit);
 }

@@ -1,12 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
-import { readMockState, updateMockState } from './state';
+import { changeMockRecords, readMockRecord } from './state';
 
 /**
  * Razorpay's subscriptions API in its real wire format (create, fetch,
  * cancel; HTTP Basic auth with the key id and secret), so the official SDK
- * runs unchanged in demo mode and tests. State lives in a JSON file in the
- * data folder. `/demo/razorpay/pay/:id` stands in for the payment link; paying
+ * runs unchanged in demo mode and tests. State lives in rows of the database
+ * (`mocks/state.ts`), safe under every process's writes. `/demo/razorpay/pay/:id` stands in for the payment link; paying
  * (and the admin's simulated renewals, failures and cancellations) changes
  * the state here and delivers a webhook signed as Razorpay signs them.
  */
@@ -55,9 +55,18 @@ export interface MockRazorpaySubscription {
   remaining_count: number;
 }
 
-const FILE = 'mock-razorpay.json';
-type State = { subscriptions: Record<string, MockRazorpaySubscription> };
-const empty = (): State => ({ subscriptions: {} });
+const SUBSCRIPTION = 'subscription';
+
+/** Changes one subscription in one transaction; undefined when Razorpay has no such subscription. */
+function changeSubscription<T>(id: string, run: (subscription: MockRazorpaySubscription) => T) {
+  return changeMockRecords('razorpay', (records) => {
+    const subscription = records.get<MockRazorpaySubscription>(SUBSCRIPTION, id);
+    if (!subscription) return undefined;
+    const result = run(subscription);
+    records.put(SUBSCRIPTION, id, subscription);
+    return result;
+  });
+}
 
 const now = () => Math.floor(Date.now() / 1000);
 const randomId = (prefix: string) =>
@@ -132,40 +141,33 @@ export const razorpayHandlers = [
       offer_id: null,
       remaining_count: body.total_count,
     };
-    updateMockState<State>(FILE, empty, (state) => {
-      state.subscriptions[id] = subscription;
-    });
+    changeMockRecords('razorpay', (records) => records.put(SUBSCRIPTION, id, subscription));
     return HttpResponse.json(subscription);
   }),
 
   http.get(`${RAZORPAY_URL}/v1/subscriptions/:id`, ({ request, params }) => {
     if (!authorized(request)) return error(401, 'The api key provided is invalid');
-    const subscription = readMockState<State>(FILE, empty).subscriptions[String(params.id)];
+    const subscription = getMockRazorpaySubscription(String(params.id));
     if (!subscription) return error(400, 'The id provided does not exist');
     return HttpResponse.json(subscription);
   }),
 
   http.post(`${RAZORPAY_URL}/v1/subscriptions/:id/cancel`, ({ request, params }) => {
     if (!authorized(request)) return error(401, 'The api key provided is invalid');
-    const result = updateMockState<State, MockRazorpaySubscription | string>(
-      FILE,
-      empty,
-      (state) => {
-        const subscription = state.subscriptions[String(params.id)];
-        if (!subscription) return 'The id provided does not exist';
+    const result =
+      changeSubscription(String(params.id), (subscription) => {
         if (['cancelled', 'completed', 'expired'].includes(subscription.status))
           return 'Subscription is not cancellable in cancelled status.';
         subscription.status = 'cancelled';
         subscription.ended_at = now();
         return subscription;
-      },
-    );
+      }) ?? 'The id provided does not exist';
     return typeof result === 'string' ? error(400, result) : HttpResponse.json(result);
   }),
 ];
 
 export function getMockRazorpaySubscription(id: string): MockRazorpaySubscription | undefined {
-  return readMockState<State>(FILE, empty).subscriptions[id];
+  return readMockRecord<MockRazorpaySubscription>('razorpay', SUBSCRIPTION, id);
 }
 
 export type RazorpaySimulation = 'pay' | 'renew' | 'fail' | 'halt' | 'cancel';
@@ -185,38 +187,32 @@ const EVENTS: Record<RazorpaySimulation, { event: string; payment: boolean }> = 
  * send: its body, its event id and its signature.
  */
 export function simulateRazorpay(id: string, what: RazorpaySimulation) {
-  const subscription = updateMockState<State, MockRazorpaySubscription | undefined>(
-    FILE,
-    empty,
-    (state) => {
-      const found = state.subscriptions[id];
-      if (!found) return undefined;
-      const months = DEMO_RAZORPAY_PLANS[found.plan_id]?.months ?? 1;
-      const at = now();
-      if (what === 'pay' || what === 'renew') {
-        const start = what === 'pay' ? at : (found.current_end ?? at);
-        Object.assign(found, {
-          status: 'active',
-          customer_id: found.customer_id ?? randomId('cust_'),
-          payment_method: 'card',
-          current_start: start,
-          current_end: addMonths(start, months),
-          charge_at: addMonths(start, months),
-          start_at: found.start_at ?? start,
-          paid_count: found.paid_count + 1,
-          remaining_count: found.total_count - found.paid_count - 1,
-          auth_attempts: 0,
-        });
-      } else if (what === 'fail') {
-        Object.assign(found, { status: 'pending', auth_attempts: found.auth_attempts + 1 });
-      } else if (what === 'halt') {
-        found.status = 'halted';
-      } else {
-        Object.assign(found, { status: 'cancelled', ended_at: at });
-      }
-      return found;
-    },
-  );
+  const subscription = changeSubscription(id, (found) => {
+    const months = DEMO_RAZORPAY_PLANS[found.plan_id]?.months ?? 1;
+    const at = now();
+    if (what === 'pay' || what === 'renew') {
+      const start = what === 'pay' ? at : (found.current_end ?? at);
+      Object.assign(found, {
+        status: 'active',
+        customer_id: found.customer_id ?? randomId('cust_'),
+        payment_method: 'card',
+        current_start: start,
+        current_end: addMonths(start, months),
+        charge_at: addMonths(start, months),
+        start_at: found.start_at ?? start,
+        paid_count: found.paid_count + 1,
+        remaining_count: found.total_count - found.paid_count - 1,
+        auth_attempts: 0,
+      });
+    } else if (what === 'fail') {
+      Object.assign(found, { status: 'pending', auth_attempts: found.auth_attempts + 1 });
+    } else if (what === 'halt') {
+      found.status = 'halted';
+    } else {
+      Object.assign(found, { status: 'cancelled', ended_at: at });
+    }
+    return found;
+  });
   if (!subscription) return undefined;
   const { event, payment } = EVENTS[what];
   const body = JSON.stringify({
@@ -261,10 +257,7 @@ export function signRazorpayWebhook(body: string, secret: string): string {
 
 export function editMockRazorpaySubscription(
   id: string,
-  change: (subscription: MockRazorpaySubscription) => void,
+  edit: (subscription: MockRazorpaySubscription) => void,
 ) {
-  updateMockState<State>(FILE, empty, (state) => {
-    const found = state.subscriptions[id];
-    if (found) change(found);
-  });
+  changeSubscription(id, edit);
 }

@@ -262,19 +262,66 @@ export function finishReceiptEmail(number: number, sent: boolean) {
     .run();
 }
 
-/** What the reconciliation job re-checks: waiting, past their billing date, or paid until a date. */
-export function listSubscriptionsToReconcile(now: Date): SubscriptionRow[] {
-  return db()
-    .select()
-    .from(subscriptions)
-    .where(
-      or(
-        eq(subscriptions.status, 'pending'),
-        and(eq(subscriptions.status, 'active'), lte(subscriptions.nextBillingAt, now)),
-        and(eq(subscriptions.status, 'cancelled'), sql`${subscriptions.paidUntil} is not null`),
-      ),
-    )
-    .all();
+/** Subscriptions the provider may still change: waiting, active, or cancelled but still paid for. */
+const live = () =>
+  or(
+    eq(subscriptions.status, 'pending'),
+    eq(subscriptions.status, 'active'),
+    and(eq(subscriptions.status, 'cancelled'), sql`${subscriptions.paidUntil} is not null`),
+  );
+
+/**
+ * One round of the reconciliation (ADR 0037): every live subscription is re-checked once per
+ * `periodMinutes`, and a round every `roundMinutes` takes its share, so a big install asks the
+ * provider evenly over the period instead of all at once. Those not checked for a whole period
+ * qualify, the longest unchecked (never checked first) before the others, at most
+ * ceil(live / rounds per period) of them. They are marked checked now, so a second worker's round
+ * does not take them too.
+ */
+export function takeSubscriptionsToReconcile(
+  now: Date,
+  periodMinutes: number,
+  roundMinutes = 1,
+): SubscriptionRow[] {
+  return writeTransaction((tx) => {
+    const total = tx
+      .select({ n: sql<number>`count(*)` })
+      .from(subscriptions)
+      .where(live())
+      .get()!.n;
+    if (total === 0) return [];
+    const share = Math.ceil((total * roundMinutes) / periodMinutes);
+    const staleBefore = new Date(now.getTime() - periodMinutes * 60_000);
+    const due = tx
+      .select()
+      .from(subscriptions)
+      .where(
+        and(live(), or(isNull(subscriptions.checkedAt), lte(subscriptions.checkedAt, staleBefore))),
+      )
+      .orderBy(sql`${subscriptions.checkedAt} asc nulls first`)
+      .limit(share)
+      .all();
+    if (due.length > 0)
+      tx.update(subscriptions)
+        .set({ checkedAt: now })
+        .where(
+          inArray(
+            subscriptions.id,
+            due.map((row) => row.id),
+          ),
+        )
+        .run();
+    return due;
+  });
+}
+
+/** The server just fetched it from the provider (a webhook's job): the reconciliation can wait. */
+export function markSubscriptionChecked(subscriptionId: string, now: Date) {
+  db()
+    .update(subscriptions)
+    .set({ checkedAt: now })
+    .where(eq(subscriptions.id, subscriptionId))
+    .run();
 }
 
 /** The provider ended it (halted, suspended, expired): the member drops to free now. */

@@ -4,7 +4,7 @@ import { defineQueue } from './factory.server';
 /**
  * `purge-expired` removes expired sessions and reset tokens. `end-paid-periods`
  * drops members whose cancelled subscription has run out to the free plan.
- * `reconcile-billing` re-fetches subscriptions a lost webhook may have left wrong. `selftest` holds
+ * `reconcile-billing` re-fetches its share of the subscriptions a lost webhook may have left wrong. `selftest` holds
  * the worker for `holdMs` and reports back: an end-to-end check of the queue
  * path (used by tests and when diagnosing a deployment).
  */
@@ -13,7 +13,11 @@ export const maintenanceQueue = defineQueue({
   payload: z.discriminatedUnion('task', [
     z.object({ task: z.literal('purge-expired') }),
     z.object({ task: z.literal('end-paid-periods') }),
-    z.object({ task: z.literal('reconcile-billing') }),
+    // A round of the reconciliation; every live subscription is re-checked once per periodMinutes.
+    z.object({
+      task: z.literal('reconcile-billing'),
+      periodMinutes: z.number().int().min(1).max(1440).optional(),
+    }),
     z.object({ task: z.literal('selftest'), holdMs: z.number().int().min(0).max(60_000) }),
   ]),
   jobName: (data) => data.task,
@@ -25,15 +29,19 @@ export const maintenanceQueue = defineQueue({
   },
 });
 
-/** Hourly schedules; upserting keeps exactly one of each however often the worker restarts. */
+/**
+ * The schedules; upserting keeps exactly one of each however often the worker restarts. The
+ * reconciliation runs a round a minute, each taking its share of the subscriptions, so that all of
+ * them are re-checked every `reconcileEveryMinutes` without a burst at the provider (ADR 0037).
+ */
 export async function scheduleMaintenance(reconcileEveryMinutes = 60) {
   const hourly = { every: 60 * 60 * 1000 };
   await maintenanceQueue.queue().upsertJobScheduler(
     'reconcile-billing',
-    { every: reconcileEveryMinutes * 60 * 1000 },
+    { every: 60 * 1000 },
     {
       name: 'reconcile-billing',
-      data: { task: 'reconcile-billing' },
+      data: { task: 'reconcile-billing', periodMinutes: reconcileEveryMinutes },
     },
   );
   await maintenanceQueue.queue().upsertJobScheduler('purge-expired-hourly', hourly, {

@@ -8,11 +8,12 @@ import {
   getReceiptForUser,
   getSubscriptionByProviderId,
   listReceipts,
-  listSubscriptionsToReconcile,
+  markSubscriptionChecked,
   recordActivePayment,
   recordCancellation,
   recordPlanChange,
   recordSubscriptionEnded,
+  takeSubscriptionsToReconcile,
   type Receipt,
   type SubscriptionRow,
 } from '~/models/subscriptions.server';
@@ -58,12 +59,18 @@ function providerFor(name: PaymentProvider): BillingProvider | undefined {
   return provider.enabled() ? provider : undefined;
 }
 
-const appUrl = (pathAndQuery: string) => new URL(pathAndQuery, env().APP_URL).href;
-
-/** The checkout: a subscription at the provider, stored as pending, and where to approve it. */
+/**
+ * The checkout: a subscription at the provider, stored as pending, and where to approve it.
+ * `returnBase` is where the provider sends the member back (`providerReturnBase`).
+ */
 export async function startCheckout(
   user: User,
-  input: { plan: PaidPlanId; provider: PaymentProvider; customer: BillingCustomer },
+  input: {
+    plan: PaidPlanId;
+    provider: PaymentProvider;
+    customer: BillingCustomer;
+    returnBase: string;
+  },
 ): Promise<Result<{ approvalUrl: string; next: string; subscriptionId: string }>> {
   const provider = providerFor(input.provider);
   if (!provider) return fail('This payment method is not available', 400);
@@ -77,8 +84,9 @@ export async function startCheckout(
       customer: input.customer,
       reference,
       urls: {
-        returnUrl: appUrl(`/success?plan=${input.plan}&method=${provider.name}`),
-        cancelUrl: appUrl('/failed'),
+        returnUrl: new URL(`/success?plan=${input.plan}&method=${provider.name}`, input.returnBase)
+          .href,
+        cancelUrl: new URL('/failed', input.returnBase).href,
       },
     });
     createPendingSubscription({
@@ -132,6 +140,7 @@ export async function confirmSubscription(
     log.warn('billing.fetch_failed', { subscriptionId: row.id, error });
     return fail(MESSAGES.providerDown, 502);
   }
+  markSubscriptionChecked(row.id, new Date());
   if (state.status === 'pending') return fail(MESSAGES.pending, 409);
   if (state.status !== 'active') return fail(MESSAGES.ended, 410);
   if (!state.plan) return fail(MESSAGES.unknownPlan, 400);
@@ -243,6 +252,7 @@ export const otherPlan = (plan: PaidPlanId): PaidPlanId =>
 /** Modify: ask the provider to move the subscription to the other paid plan. */
 export async function startPlanChange(
   user: User,
+  returnBase: string,
   requested?: PaidPlanId,
 ): Promise<Result<{ approvalUrl: string; plan: PaidPlanId }>> {
   const current = paidSubscriptionOf(user);
@@ -257,8 +267,8 @@ export async function startPlanChange(
       subscription.providerSubscriptionId,
       plan,
       {
-        returnUrl: appUrl(`/successful?plan=${plan}`),
-        cancelUrl: appUrl('/subscription'),
+        returnUrl: new URL(`/successful?plan=${plan}`, returnBase).href,
+        cancelUrl: new URL('/subscription', returnBase).href,
       },
     );
     return ok({ approvalUrl, plan });
@@ -416,6 +426,7 @@ export async function syncSubscription(
   const row = getSubscriptionByProviderId(providerName, providerSubscriptionId);
   if (!row) return 'unknown';
   const state = await PROVIDERS[providerName].fetchSubscription(providerSubscriptionId);
+  markSubscriptionChecked(row.id, now);
   if (state.status === 'active' && state.plan) {
     const { created } = await applyActiveState(row, state.plan, state);
     if (row.status !== 'active') return 'activated';
@@ -437,10 +448,18 @@ export async function syncSubscription(
   return 'unchanged';
 }
 
-/** The hourly reconciliation: re-fetch what a lost webhook could have left wrong. */
-export async function reconcileSubscriptions(now = new Date()) {
+/**
+ * A round of the reconciliation (the worker runs one a minute): re-fetch this round's share of the
+ * live subscriptions, active ones included, so whatever a lost webhook left wrong (a renewal, a
+ * failed charge, a suspension, a cancellation) is corrected within `periodMinutes` (ADR 0037).
+ * One call at a time, so a round never bursts the provider's API.
+ */
+export async function reconcileSubscriptions(
+  now = new Date(),
+  periodMinutes = env().BILLING_RECONCILE_MINUTES,
+) {
   const corrections: { subscriptionId: string; outcome: SyncOutcome }[] = [];
-  for (const row of listSubscriptionsToReconcile(now)) {
+  for (const row of takeSubscriptionsToReconcile(now, periodMinutes)) {
     try {
       const outcome = await syncSubscription(row.provider, row.providerSubscriptionId, now);
       if (outcome !== 'unchanged' && outcome !== 'unknown') {

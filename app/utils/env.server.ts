@@ -142,6 +142,7 @@ export const envSchema = z.object({
     (value) => (value === '' ? undefined : value),
     z.enum(['create', 'get', 'cancel']).optional(),
   ),
+  MOCK_WEBHOOK_FAIL: flag,
 });
 
 export type RawEnv = z.infer<typeof envSchema>;
@@ -153,6 +154,11 @@ export interface Env extends RawEnv {
   /** `coursegen-<install id>` unless set: two installs on one Redis never share jobs. */
   REDIS_PREFIX: string;
   APP_URL: string;
+  /**
+   * Whether APP_URL was set. When it was not, payment providers send members back to the address
+   * they are using (`returnBaseUrl`), and admins are told to set it.
+   */
+  appUrlConfigured: boolean;
   SESSION_SECRET: string;
   /** True when the product runs on simulated vendors (the AI provider unconfigured, or DEMO_MODE). */
   demo: boolean;
@@ -232,6 +238,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     ...raw,
     DATA_DIR: dataDir,
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
+    appUrlConfigured: raw.APP_URL !== undefined,
     SESSION_SECRET:
       raw.SESSION_SECRET ??
       readOrCreateDataFile(dataDir, 'session-secret', () => randomBytes(32).toString('hex')),

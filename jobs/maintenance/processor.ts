@@ -13,7 +13,7 @@ export async function processMaintenance(job: Job) {
       return { members: endPaidPeriods() };
     }
     case 'reconcile-billing': {
-      return { corrections: await reconcileSubscriptions() };
+      return { corrections: await reconcileSubscriptions(new Date(), payload.periodMinutes) };
     }
     case 'selftest': {
       await job.updateProgress(0);

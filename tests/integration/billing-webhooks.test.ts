@@ -309,7 +309,8 @@ describe('signed webhooks', () => {
     const id = await razorpayCheckout(cookie, email);
     simulateRazorpay(id, 'pay'); // the activation webhook never arrives
     expect(planOf(user.id)).toBe('free');
-    const corrections = await reconcileSubscriptions();
+    // A one-minute period: one round re-checks everything not checked in the last minute.
+    const corrections = await reconcileSubscriptions(new Date(), 1);
     expect(corrections).toContainEqual({
       subscriptionId: rowOf('razorpay', id).id,
       outcome: 'activated',
@@ -317,7 +318,9 @@ describe('signed webhooks', () => {
     expect(planOf(user.id)).toBe('monthly');
     // Idempotent: a second run finds nothing to correct for it.
     expect(
-      (await reconcileSubscriptions()).some((c) => c.subscriptionId === rowOf('razorpay', id).id),
+      (await reconcileSubscriptions(new Date(), 1)).some(
+        (c) => c.subscriptionId === rowOf('razorpay', id).id,
+      ),
     ).toBe(false);
   });
 });

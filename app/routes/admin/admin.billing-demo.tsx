@@ -42,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = parseWith(simulationSchema, await readBody(request));
   if (!parsed.ok) return data({ success: false, message: parsed.message }, { status: 400 });
   const { provider, subscriptionId, what } = parsed.value;
-  const result = await simulateAt(provider, subscriptionId, what, new URL(request.url).origin);
+  const result = await simulateAt(provider, subscriptionId, what);
   return result.ok
     ? { success: true, message: result.value.message }
     : data({ success: false, message: result.message }, { status: result.status });

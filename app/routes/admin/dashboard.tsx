@@ -3,14 +3,18 @@ import { useLoaderData } from '@remix-run/react';
 import { DonutChart } from '~/components/donut-chart';
 import { dashboardFigures, listAudit } from '~/models/admin.server';
 import { requireAdmin } from '~/utils/auth.server';
+import { env } from '~/utils/env.server';
 
 export const meta: MetaFunction = () => [{ title: 'Admin Panel | CourseGen' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const figures = dashboardFigures();
+  const { APP_URL, appUrlConfigured } = env();
   return {
     ...figures,
+    // Emailed links fall back to this default while APP_URL is unset: the admin should know.
+    unsetAppUrl: appUrlConfigured ? null : APP_URL,
     recurringRevenue: figures.recurringCents / 100,
     totalRevenue: figures.totalCents / 100,
     audit: listAudit(15).map((entry) => ({
@@ -37,6 +41,14 @@ export default function Dashboard() {
   return (
     <section>
       <h1>DashBoard</h1>
+      {stats.unsetAppUrl ? (
+        <p className="admin-notice" role="status" data-testid="app-url-notice">
+          <code>APP_URL</code> is not set. Members paying are sent back to the address they are
+          using, but links in emails (password resets, receipts, certificates) point to{' '}
+          <code>{stats.unsetAppUrl}</code>. Set <code>APP_URL</code> to the address members open
+          (for example https://courses.example.com) and restart CourseGen.
+        </p>
+      ) : null}
       <ul className="stat-cards" aria-label="Dashboard">
         {cards.map(([label, value, detail]) => (
           <li key={label} className="card" data-testid={`stat-${label}`}>

@@ -5,6 +5,7 @@ import { isCountryCode } from '~/domain/countries';
 import { planFromApi, startCheckout } from '~/services/billing.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
+import { providerReturnBase } from '~/utils/public-url.server';
 import { guardApi } from '~/utils/responses.server';
 import { requiredText } from '~/utils/validation.server';
 
@@ -49,6 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
           return startCheckout(user, {
             plan,
             provider: 'paypal',
+            returnBase: providerReturnBase(request),
             customer: {
               email: input.email,
               firstName: input.name,

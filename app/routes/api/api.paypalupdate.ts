@@ -4,6 +4,7 @@ import { fail } from '~/domain/result';
 import { planFromApi, startPlanChange } from '~/services/billing.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
+import { providerReturnBase } from '~/utils/public-url.server';
 import { guardApi } from '~/utils/responses.server';
 
 /**
@@ -22,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
         run: ({ idPlan }) => {
           const plan = idPlan ? planFromApi(idPlan) : undefined;
           if (plan === null) return Promise.resolve(fail('Unknown plan', 400));
-          return startPlanChange(user, plan);
+          return startPlanChange(user, providerReturnBase(request), plan);
         },
       },
       ({ approvalUrl }) =>

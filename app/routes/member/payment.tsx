@@ -15,6 +15,7 @@ import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { formAction } from '~/utils/actions.server';
 import { pageMeta } from '~/utils/meta';
+import { providerReturnBase } from '~/utils/public-url.server';
 import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
 import { requiredText } from '~/utils/validation.server';
 
@@ -82,7 +83,8 @@ export async function action({ request }: ActionFunctionArgs) {
     {
       name: 'checkout',
       schema: checkoutSchema,
-      run: ({ provider, ...customer }) => startCheckout(user, { plan, provider, customer }),
+      run: ({ provider, ...customer }) =>
+        startCheckout(user, { plan, provider, customer, returnBase: providerReturnBase(request) }),
     },
     (value) => redirect(value.next),
   );

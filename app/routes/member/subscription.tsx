@@ -20,6 +20,7 @@ import { formatMoney } from '~/services/receipts.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { pageMeta } from '~/utils/meta';
+import { providerReturnBase } from '~/utils/public-url.server';
 import { formResult } from '~/utils/responses.server';
 import { toastHeader } from '~/utils/toast.server';
 import { readBody } from '~/utils/validation.server';
@@ -69,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
   if (intent === 'modify') {
-    const result = await startPlanChange(user);
+    const result = await startPlanChange(user, providerReturnBase(request));
     if (!result.ok) return formResult(result.status, result.message);
     return redirect(result.value.approvalUrl);
   }

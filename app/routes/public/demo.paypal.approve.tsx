@@ -36,7 +36,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { token } = pendingApproval(request);
-  const to = await approveDemoPayPal(token, new URL(request.url).origin);
+  const to = await approveDemoPayPal(token);
   if (!to) throw new Response('Not Found', { status: 404 });
   return redirect(to);
 }

@@ -8,7 +8,8 @@ import { env } from '~/utils/env.server';
 /**
  * Demo mode's stand-in for a Razorpay payment link: the plan and a Pay button.
  * Paying activates the simulated subscription and Razorpay's signed webhook
- * follows. It exists only while Razorpay is simulated.
+ * follows (to this app only, retried until taken). It exists only while
+ * Razorpay is simulated.
  */
 export const links = () => [{ rel: 'stylesheet', href: authStyles }];
 export const meta: MetaFunction = () => [
@@ -34,10 +35,10 @@ export function loader({ params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ params }: ActionFunctionArgs) {
   const subscription = subscriptionAt(params.id);
-  if (subscription.status === 'created')
-    await payDemoRazorpay(subscription.id, new URL(request.url).origin);
+  // Paid once the simulated Razorpay says so; its webhook follows, retried if it fails.
+  if (subscription.status === 'created') await payDemoRazorpay(subscription.id);
   return { paid: true };
 }
 

@@ -136,7 +136,7 @@ export const razorpayProvider: BillingProvider = {
     );
   },
 
-  async createSubscription({ plan, customer, reference }) {
+  async createSubscription({ plan, customer, reference, urls }) {
     const created = await call('create', () =>
       razorpay().subscriptions.create({
         plan_id: planIdOf(plan),
@@ -149,7 +149,11 @@ export const razorpayProvider: BillingProvider = {
         },
       }),
     );
-    return { id: created.id, approvalUrl: created.short_url };
+    // The simulated payment link is a page of this app: it opens at the address the member uses.
+    const approvalUrl = env().mocked.razorpay
+      ? new URL(new URL(created.short_url).pathname, urls.returnUrl).href
+      : created.short_url;
+    return { id: created.id, approvalUrl };
   },
 
   async fetchSubscription(id) {
