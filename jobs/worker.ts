@@ -12,6 +12,7 @@ import { handedBackOnStop } from './hand-back';
 import { startSweeper } from './sweeper';
 import { retryDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
 import { describeAiFailure } from '~/services/vendors/ai.server';
+import { startDemoWebhookRetries } from '~/services/demo-webhooks.server';
 
 /** Time kept, before the shutdown limit, to hand unfinished jobs back and close. */
 const HAND_BACK_MS = 1_500;
@@ -52,6 +53,8 @@ export async function startWorkers() {
 
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   const sweeper = startSweeper(env().SWEEP_INTERVAL_MS, env().BILLING_RECONCILE_MINUTES);
+  // Demo mode: the simulated providers' webhook deliveries a web process left owed (ADR 0037).
+  startDemoWebhookRetries();
   await sweeper.firstRound;
   log.info('worker.ready', {
     queues: Object.keys(registry),
