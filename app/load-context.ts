@@ -35,6 +35,8 @@ export interface WebServerHooks {
     /** The public address members open; its origin counts as this site's own. */
     appUrl: string;
     shutdownTimeoutMs: number;
+    /** Work-arounds left out, for benchmarks only (BENCH_WITHOUT). */
+    without: ('write-turns' | 'direct-json')[];
   };
   log: Record<'info' | 'warn' | 'error', (event: string, fields?: Record<string, unknown>) => void>;
   /** Ends the event streams browsers reopen by themselves, so a stopping process can go. */

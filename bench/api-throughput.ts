@@ -1,12 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../scripts/lib/system';
 import { ensureBuild } from '../scripts/ensure-build.mjs';
 import { startApp, type RunningApp } from '../tests/support/app-process';
 import { insertCourse } from '../tests/support/courses';
 import { closeAppDatabases, createMember, sessionCookieValue } from '../tests/support/members';
 import type { MemberClient } from './lib/member-client';
+import { load as loadRun, median, type Sample } from './lib/measure';
 
 /**
  * `npm run bench -- api-throughput`: the fixed cost of a request (issue 16). GET /api/courses
@@ -25,56 +24,8 @@ const CONNECTIONS = 10;
 const COURSES = 20;
 const TARGET = 0.5;
 
-interface Sample {
-  rps: number;
-  p50: number;
-  p99: number;
-  /** CPU time of the serving process per request, µs; absent when it cannot be read. */
-  cpuUs?: number;
-}
-
-const CLOCK_TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** User + system CPU time of a process so far, in µs (Linux), or undefined elsewhere. */
-function cpuTimeUs(pid: number | undefined): number | undefined {
-  if (pid === undefined || !fs.existsSync(`/proc/${pid}/stat`)) return undefined;
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
-}
-
-async function load(url: string, cookie: string, pid?: number): Promise<Sample> {
-  const cpuBefore = cpuTimeUs(pid);
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    headers: { Cookie: cookie },
-  });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  const cpuAfter = cpuTimeUs(pid);
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    cpuUs:
-      cpuBefore === undefined || cpuAfter === undefined
-        ? undefined
-        : (cpuAfter - cpuBefore) / result.requests.total,
-  };
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
+const load = (url: string, cookie: string, pid?: number) =>
+  loadRun(url, { cookie, pid, seconds: SECONDS, connections: CONNECTIONS });
 
 async function startBare(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();

@@ -33,7 +33,7 @@ export async function createWebServer(options: WebServerOptions) {
   const hooks = webServerHooks(
     typeof options.build === 'function' ? await options.build() : options.build,
   );
-  const { production, trustProxy: trustProxySetting, appUrl } = hooks.config;
+  const { production, trustProxy: trustProxySetting, appUrl, without } = hooks.config;
 
   const app = express();
   app.disable('x-powered-by');
@@ -112,7 +112,7 @@ export async function createWebServer(options: WebServerOptions) {
   // Development answers these paths through Remix, which runs the same handlers: Vite's build
   // changes as files are edited, and the direct path exists only to save a production request.
   const answerDirectly =
-    typeof options.build !== 'function'
+    typeof options.build !== 'function' && !without.includes('direct-json')
       ? directJsonRoutes(hooks, (req, res, answer) =>
           compressIfAccepted(req, res, () =>
             answer(loadContext(req, applyResponsePolicy(req, res))),
@@ -133,6 +133,7 @@ export async function createWebServer(options: WebServerOptions) {
       return;
     }
     if (answerDirectly?.(req, res)) return;
+    if (without.includes('write-turns')) return app(req, res);
     turns.take(req, res, () => app(req, res));
   });
   return { server, hooks, turns };

@@ -99,6 +99,20 @@ export const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt(6_000),
   /** Always start a private redis-server under DATA_DIR (the Docker image sets it). */
   REDIS_PRIVATE: flag,
+  /**
+   * For benchmarks only: the web server runs without these work-arounds, to measure what each
+   * still buys (bench/workarounds.ts, ADR 0030).
+   */
+  BENCH_WITHOUT: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(['write-turns', 'direct-json']))),
   /** Web processes sharing PORT (ADR 0016); unset means one per core. */
   WEB_CONCURRENCY: z.coerce.number().int().positive().max(64).optional(),
   /** How often each worker gives due work whose job Redis lost a job again. */
