@@ -275,8 +275,9 @@ export async function signIn(
 }
 
 /**
- * Same answer whether or not the account exists. The email is sent without
- * waiting for it, so the response time does not tell either.
+ * Same answer, in the same time, whether or not the account exists: only the rate limits (the
+ * same work for any address) run before the answer; looking the account up, storing a token and
+ * sending the link happen after it (issue 31: a member's address answered 2.8 ms slower).
  */
 export async function requestPasswordReset(input: ForgotInput, ip: string): Promise<Done> {
   const account = normalizeEmail(input.email);
@@ -284,18 +285,32 @@ export async function requestPasswordReset(input: ForgotInput, ip: string): Prom
     await Promise.all([hit(LIMITS.forgotAccount, account), hit(LIMITS.forgotIp, ip)]),
   );
   if (blocked) return blocked;
-  const user = getUserByEmail(account);
-  if (user) {
-    const mailId = writeTransaction(() =>
-      queueMail({
-        to: user.email,
-        ...passwordResetEmail(user.name, createPasswordResetToken(user.id)),
-      }),
-    );
-    void dispatchMail(mailId);
-    log.info('account.reset_requested', { userId: user.id });
-  }
+  afterTheAnswer(() => sendResetLink(account));
   return ok({ message: MESSAGES.resetSent });
+}
+
+/** The reset link for an account that exists; nothing for an address that has none. */
+async function sendResetLink(account: string) {
+  const user = getUserByEmail(account);
+  if (!user) return;
+  const mailId = writeTransaction(() =>
+    queueMail({
+      to: user.email,
+      ...passwordResetEmail(user.name, createPasswordResetToken(user.id)),
+    }),
+  );
+  log.info('account.reset_requested', { userId: user.id });
+  await dispatchMail(mailId);
+}
+
+/**
+ * Runs `work` once the current request has been answered: `setImmediate` comes after the
+ * microtasks that write the response. The mail it queues is durable from then on (ADR 36).
+ */
+function afterTheAnswer(work: () => Promise<void>) {
+  setImmediate(() => {
+    work().catch((error: unknown) => log.error('account.after_answer_failed', { error }));
+  });
 }
 
 /** Spends the token, sets the password, and ends every session, reset link and pending email change. */
