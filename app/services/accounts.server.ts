@@ -277,8 +277,10 @@ export async function signIn(
     log.warn('account.signin_limited', { ip });
     return blocked;
   }
+  // Read for every address, so an unknown one takes the same steps as an account.
+  const deviceAccounts = await accountsKnownToDevice(cookieHeader);
   const user = getUserByEmail(account);
-  const knownDevice = !!user && (await accountsKnownToDevice(cookieHeader)).includes(user.id);
+  const knownDevice = !!user && deviceAccounts.includes(user.id);
   if (!knownDevice) {
     const accountWide = await hit(LIMITS.signInAccount, account);
     if (!accountWide.allowed) return signInsPaused(user, accountWide);
