@@ -334,7 +334,10 @@ export const paymentEvents = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    /** Razorpay: the event's signed body (event, entity ids, time); PayPal: its event id. */
     providerEventId: text('provider_event_id'),
+    /** Razorpay's unsigned X-Razorpay-Event-Id header: a second key, never the only one. */
+    headerEventId: text('header_event_id'),
     subscriptionId: text('subscription_id').references(() => subscriptions.id, {
       onDelete: 'set null',
     }),
@@ -347,6 +350,7 @@ export const paymentEvents = sqliteTable(
   },
   (t) => [
     uniqueIndex('payment_events_provider_event_unique').on(t.provider, t.providerEventId),
+    uniqueIndex('payment_events_provider_header_event_unique').on(t.provider, t.headerEventId),
     index('payment_events_subscription_idx').on(t.subscriptionId),
   ],
 );

@@ -9,7 +9,8 @@ export function SiteFooter() {
         <Link to="/terms">Terms</Link>
         <Link to="/contact">Contact</Link>
       </nav>
-      <p>© 2024 CourseGen. All rights reserved.</p>
+      {/* The year the page is made in; a page rendered on 31 December may hydrate on 1 January. */}
+      <p suppressHydrationWarning>© {new Date().getFullYear()} CourseGen. All rights reserved.</p>
     </footer>
   );
 }

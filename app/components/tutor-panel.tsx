@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { MAX_QUESTION_LENGTH, TUTOR_FAILED_MESSAGE } from '~/domain/tutor';
 import { readEvents } from '~/utils/read-events';
 
@@ -77,10 +77,17 @@ export function TutorPanel({ lessonId }: { lessonId: number }) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (answering) return;
     const text = question.trim();
+    if (answering || !text) return;
     setQuestion('');
     void ask(text);
+  }
+
+  /** Enter sends, Shift+Enter starts a new line, as in every chat (not while an IME composes). */
+  function sendOnEnter(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    event.currentTarget.form?.requestSubmit();
   }
 
   return (
@@ -140,6 +147,7 @@ export function TutorPanel({ lessonId }: { lessonId: number }) {
           rows={3}
           value={question}
           onChange={(event) => setQuestion(event.target.value)}
+          onKeyDown={sendOnEnter}
           aria-describedby={`${headingId}-count`}
         />
         <div className="row">

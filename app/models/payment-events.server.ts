@@ -5,12 +5,13 @@ import { db } from '~/utils/db.server';
 export type PaymentEvent = typeof paymentEvents.$inferSelect;
 
 /**
- * Stores a verified webhook as the provider sent it, once: the provider's event
- * id is unique, so a redelivery returns null and changes nothing.
+ * Stores a verified webhook as the provider sent it, once: the event's key (and, when given, its
+ * second key) is unique per provider, so a redelivery returns null and changes nothing.
  */
 export function storeWebhookEvent(input: {
   provider: PaymentProvider;
   providerEventId: string;
+  headerEventId?: string | null;
   kind: string;
   payload: unknown;
   subscriptionId: string | null;

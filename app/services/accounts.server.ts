@@ -5,6 +5,7 @@ import {
   confirmEmailChangeEmail,
   emailChangeRequestedEmail,
   passwordResetEmail,
+  signInsPausedEmail,
   welcomeEmail,
 } from './email-templates.server';
 import { dispatchMail, queueMail, sendDurably } from './mail.server';
@@ -33,6 +34,7 @@ import {
 import { createSession } from '~/utils/auth.server';
 import { writeTransaction } from '~/utils/db.server';
 import { env } from '~/utils/env.server';
+import { accountsKnownToDevice, rememberDevice } from '~/utils/known-device.server';
 import { log } from '~/utils/logger.server';
 import {
   clear,
@@ -59,6 +61,8 @@ export const MESSAGES = {
   emailTaken: 'An account with this email already exists',
   signedIn: 'SignIn successful',
   badCredentials: 'Invalid email or password',
+  signInsPaused:
+    'Too many failed sign-ins to this account. Sign in from a browser you have used before, reset your password, or try again in',
   resetSent: 'If an account exists for this email, a password reset link has been sent to it',
   passwordReset: 'Password has been reset successfully',
   badResetToken: 'This reset link is invalid or has expired',
@@ -172,11 +176,13 @@ export type EmailChangeInput = z.infer<typeof emailChangeSchema>;
 /**
  * Limits on guessing and on abuse. Reset and the profile's current password
  * count failures only; forgot, sign-up and email changes count every request. Failed sign-ins are
- * counted per account and IP, so a stranger cannot lock a member out from
- * elsewhere, and per IP across accounts.
+ * counted per account and IP, and per IP across accounts; and per account across every address
+ * (guessing from rotating addresses), where a browser that signed in to the account before is
+ * not counted nor stopped, so the owner is never locked out by a stranger's guesses.
  */
 export const LIMITS = {
   signInAccountIp: { name: 'signin:account-ip', max: 10, windowSeconds: 15 * 60 },
+  signInAccount: { name: 'signin:account', max: 20, windowSeconds: 60 * 60 },
   signInIp: { name: 'signin:ip', max: 50, windowSeconds: 15 * 60 },
   emailChangeAccount: { name: 'profile-email:account', max: 5, windowSeconds: 60 * 60 },
   emailChangeIp: { name: 'profile-email:ip', max: 20, windowSeconds: 60 * 60 },
@@ -208,11 +214,19 @@ function unknownUserHash() {
   return dummyHash;
 }
 
+/** What a sign-in or sign-up gives the browser: its session, and this device remembered. */
+export interface SignedIn {
+  user: User;
+  cookie: string;
+  deviceCookie: string;
+}
+
 /** Creates a free member, signs them in and sends the welcome email. */
 export async function signUp(
   input: SignUpInput,
   ip: string,
-): Promise<Done<{ user: User; cookie: string }>> {
+  cookieHeader: string | null = null,
+): Promise<Done<SignedIn>> {
   const blocked = limited([await hit(signUpLimit(), ip)]);
   if (blocked) return blocked;
   if (getUserByEmail(input.email)) return fail(MESSAGES.emailTaken, 409);
@@ -236,20 +250,24 @@ export async function signUp(
     throw error;
   }
   const cookie = await createSession(user.id);
+  const deviceCookie = await rememberDevice(cookieHeader, user.id);
   await dispatchMail(welcomeMailId!);
   log.info('account.signed_up', { userId: user.id });
-  return ok({ message: MESSAGES.signedUp, user, cookie });
+  return ok({ message: MESSAGES.signedUp, user, cookie, deviceCookie });
 }
 
 /**
- * Every attempt takes a hit per account and per IP before the password is
- * checked; a good password gives the hits back, so only failures add up and a
- * locked account stays locked even for the right password until the window ends.
+ * Every attempt takes a hit per account and IP, per IP, and (from a browser the account never
+ * signed in with) per account, before the password is checked; a good password gives the
+ * account's hits back, so only failures add up, and a locked account stays locked even for the
+ * right password until the window ends. `cookieHeader` tells which accounts this browser signed
+ * in to before.
  */
 export async function signIn(
   input: SignInInput,
   ip: string,
-): Promise<Done<{ user: User; cookie: string }>> {
+  cookieHeader: string | null = null,
+): Promise<Done<SignedIn>> {
   const account = normalizeEmail(input.email);
   const accountIp = `${account}|${ip}`;
   const blocked = limited(
@@ -259,7 +277,14 @@ export async function signIn(
     log.warn('account.signin_limited', { ip });
     return blocked;
   }
+  // Read for every address, so an unknown one takes the same steps as an account.
+  const deviceAccounts = await accountsKnownToDevice(cookieHeader);
   const user = getUserByEmail(account);
+  const knownDevice = !!user && deviceAccounts.includes(user.id);
+  if (!knownDevice) {
+    const accountWide = await hit(LIMITS.signInAccount, account);
+    if (!accountWide.allowed) return signInsPaused(user, accountWide);
+  }
   const matches = await verifyPassword(
     input.password,
     user?.passwordHash ?? (await unknownUserHash()),
@@ -267,16 +292,44 @@ export async function signIn(
   if (!user || !matches) return fail(MESSAGES.badCredentials, 401);
   if (needsRehash(user.passwordHash))
     updatePasswordHash(user.id, await hashPassword(input.password));
-  // The account's failures are forgiven; the address keeps its count, good sign-ins included,
-  // so no client can make the server hash without limit.
+  // The account's failures are forgiven at this address, and this attempt across addresses
+  // (the others' stay, or a guesser could reset the count with the owner's next sign-in). The
+  // address keeps its count, good sign-ins included, so no client can make the server hash
+  // without limit.
   await clear(LIMITS.signInAccountIp, accountIp);
+  if (!knownDevice) await refund(LIMITS.signInAccount, account);
   const cookie = await createSession(user.id);
-  return ok({ message: MESSAGES.signedIn, user, cookie });
+  const deviceCookie = await rememberDevice(cookieHeader, user.id);
+  return ok({ message: MESSAGES.signedIn, user, cookie, deviceCookie });
 }
 
 /**
- * Same answer whether or not the account exists. The email is sent without
- * waiting for it, so the response time does not tell either.
+ * The account's cap is reached: refused without checking the password (no hash to pay for),
+ * the same for an address with no account, and the owner told once per window, after the answer.
+ */
+function signInsPaused(user: User | undefined, result: RateLimitResult) {
+  if (result.consumed === LIMITS.signInAccount.max + 1) {
+    log.warn('account.signins_paused', { userId: user?.id ?? null });
+    if (user)
+      afterTheAnswer(() =>
+        sendDurably({
+          to: user.email,
+          ...signInsPausedEmail(user.name, LIMITS.signInAccount.max),
+        }),
+      );
+  }
+  const minutes = Math.ceil(result.retryAfterSeconds / 60);
+  return fail(
+    `${MESSAGES.signInsPaused} ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    429,
+    result.retryAfterSeconds,
+  );
+}
+
+/**
+ * Same answer, in the same time, whether or not the account exists: only the rate limits (the
+ * same work for any address) run before the answer; looking the account up, storing a token and
+ * sending the link happen after it (issue 31: a member's address answered 2.8 ms slower).
  */
 export async function requestPasswordReset(input: ForgotInput, ip: string): Promise<Done> {
   const account = normalizeEmail(input.email);
@@ -284,18 +337,32 @@ export async function requestPasswordReset(input: ForgotInput, ip: string): Prom
     await Promise.all([hit(LIMITS.forgotAccount, account), hit(LIMITS.forgotIp, ip)]),
   );
   if (blocked) return blocked;
-  const user = getUserByEmail(account);
-  if (user) {
-    const mailId = writeTransaction(() =>
-      queueMail({
-        to: user.email,
-        ...passwordResetEmail(user.name, createPasswordResetToken(user.id)),
-      }),
-    );
-    void dispatchMail(mailId);
-    log.info('account.reset_requested', { userId: user.id });
-  }
+  afterTheAnswer(() => sendResetLink(account));
   return ok({ message: MESSAGES.resetSent });
+}
+
+/** The reset link for an account that exists; nothing for an address that has none. */
+async function sendResetLink(account: string) {
+  const user = getUserByEmail(account);
+  if (!user) return;
+  const mailId = writeTransaction(() =>
+    queueMail({
+      to: user.email,
+      ...passwordResetEmail(user.name, createPasswordResetToken(user.id)),
+    }),
+  );
+  log.info('account.reset_requested', { userId: user.id });
+  await dispatchMail(mailId);
+}
+
+/**
+ * Runs `work` once the current request has been answered: `setImmediate` comes after the
+ * microtasks that write the response. The mail it queues is durable from then on (ADR 36).
+ */
+function afterTheAnswer(work: () => Promise<void>) {
+  setImmediate(() => {
+    work().catch((error: unknown) => log.error('account.after_answer_failed', { error }));
+  });
 }
 
 /** Spends the token, sets the password, and ends every session, reset link and pending email change. */
@@ -311,6 +378,8 @@ export async function resetPassword(
   const user = redeemPasswordResetToken(input.token, passwordHash);
   if (!user) return fail(MESSAGES.badResetToken, 400);
   await refund(LIMITS.resetIp, ip);
+  // The owner proved the address: sign-ins from new devices are open again.
+  await clear(LIMITS.signInAccount, normalizeEmail(user.email));
   await sendDurably({ to: user.email, ...accountUpdatedEmail(user.name, { password: true }) });
   log.info('account.password_reset', { userId: user.userId });
   return ok({ message: MESSAGES.passwordReset, email: user.email });

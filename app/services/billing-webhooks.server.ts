@@ -25,28 +25,56 @@ const FAILED_PAYMENT_EVENTS = new Set([
 ]);
 
 interface ParsedEvent {
+  /** The key the event is stored under once: always from what the signature covers. */
   eventId: string;
+  /** A second key, from an unsigned header: a delivery matching either is a duplicate. */
+  headerEventId?: string | null;
   kind: string;
   subscriptionId: string | null;
   payload: unknown;
 }
 
+interface RazorpayEvent {
+  event?: unknown;
+  created_at?: unknown;
+  payload?: Record<string, { entity?: { id?: unknown; subscription_id?: string } } | undefined>;
+}
+
+/** The job id holds the key: at most this long, and no ':' (BullMQ's separator). */
+const MAX_EVENT_KEY_LENGTH = 200;
+
+/**
+ * What makes one Razorpay event itself, from the signed body: its name, the ids of the entities
+ * it carries (subscription, payment, ...) and its creation time. Razorpay redelivers an event
+ * with the same body; the X-Razorpay-Event-Id header is not signed, so anyone holding a captured
+ * body could make a "new" event by changing it (issue 31: 13 deliveries, 13 emails).
+ */
+export function razorpayEventKey(event: RazorpayEvent, body: string): string {
+  const entityIds = Object.keys(event.payload ?? {})
+    .sort()
+    .map((name) => event.payload?.[name]?.entity?.id)
+    .filter((id): id is string => typeof id === 'string' && id.length > 0);
+  const key = `${String(event.event)}|${entityIds.join(',')}|${String(event.created_at)}`;
+  const named =
+    typeof event.created_at === 'number' &&
+    entityIds.length > 0 &&
+    key.length <= MAX_EVENT_KEY_LENGTH &&
+    !key.includes(':');
+  if (named) return key;
+  // Without those fields (or too long for a job id), the whole signed body names the event.
+  return `sha256-${createHash('sha256').update(body).digest('hex')}`;
+}
+
 function parseRazorpay(body: string, eventIdHeader: string | null): ParsedEvent | null {
   try {
-    const event = JSON.parse(body) as {
-      event?: string;
-      payload?: {
-        subscription?: { entity?: { id?: string } };
-        payment?: { entity?: { subscription_id?: string } };
-      };
-    };
+    const event = JSON.parse(body) as RazorpayEvent;
     if (typeof event.event !== 'string') return null;
     return {
-      // Razorpay names each event in a header; without it the body's hash is as unique.
-      eventId: eventIdHeader || createHash('sha256').update(body).digest('hex'),
+      eventId: razorpayEventKey(event, body),
+      headerEventId: eventIdHeader ? eventIdHeader.slice(0, MAX_EVENT_KEY_LENGTH) : null,
       kind: event.event,
       subscriptionId:
-        event.payload?.subscription?.entity?.id ??
+        (event.payload?.subscription?.entity?.id as string | undefined) ??
         event.payload?.payment?.entity?.subscription_id ??
         null,
       payload: event,
@@ -85,6 +113,7 @@ async function accept(
   const eventRowId = storeWebhookEvent({
     provider,
     providerEventId: event.eventId,
+    headerEventId: event.headerEventId ?? null,
     kind: event.kind,
     payload: event.payload,
     subscriptionId: row?.id ?? null,
@@ -133,7 +162,7 @@ export async function applyBillingEvent(eventRowId: number): Promise<SyncOutcome
   const parsed =
     event.provider === 'paypal'
       ? parsePayPal(JSON.stringify(payload))
-      : parseRazorpay(JSON.stringify(payload), event.providerEventId);
+      : parseRazorpay(JSON.stringify(payload), null);
   if (!parsed?.subscriptionId) return 'unknown';
   const outcome = await syncSubscription(event.provider, parsed.subscriptionId);
   if (FAILED_PAYMENT_EVENTS.has(event.kind))

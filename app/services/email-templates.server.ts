@@ -100,6 +100,30 @@ ${button(`${appUrl}/forgot`, 'Reset Password')}`,
   };
 }
 
+/**
+ * Sent once when an account's failed sign-ins reach their hourly cap: someone may be guessing the
+ * password. Says what still works, so the owner is not locked out.
+ */
+export function signInsPausedEmail(name: string, failures: number): RenderedEmail {
+  const { company, appUrl } = brand();
+  const subject = `Many failed sign-ins to your ${company} account`;
+  return {
+    subject,
+    html: layout(
+      'Many failed sign-ins',
+      `<p>Hello ${escapeHtml(name)},</p>
+<p>There were ${failures} failed attempts to sign in to your ${escapeHtml(company)} account within an hour, so sign-ins from new devices are paused for up to an hour.</p>
+<p>You can still sign in from a browser you have signed in with before. Resetting your password ends the pause at once, and if these attempts were not yours it also keeps your account safe.</p>
+${button(`${appUrl}/forgot`, 'Reset Password')}`,
+    ),
+    text: `Hello ${name},
+
+There were ${failures} failed attempts to sign in to your ${company} account within an hour, so sign-ins from new devices are paused for up to an hour.
+You can still sign in from a browser you have signed in with before. Resetting your password ends the pause at once: ${appUrl}/forgot
+`,
+  };
+}
+
 /** Sent to the new address: the change happens only when its owner follows this link. */
 export function confirmEmailChangeEmail(
   name: string,

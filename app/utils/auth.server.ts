@@ -146,13 +146,14 @@ export async function requireApiAdmin(request: Request): Promise<User> {
 
 /** After sign-in or sign-up: the session cookie, a welcome toast, and on to where the member was going. */
 export async function signedInRedirect(
-  session: { message: string; cookie: string },
+  session: { message: string; cookie: string; deviceCookie?: string },
   redirectTo: unknown,
 ) {
   const to = safeRedirect(typeof redirectTo === 'string' ? redirectTo : null, '/home');
   return redirect(to, {
     headers: withCookies(
       session.cookie,
+      session.deviceCookie,
       await toastHeader({ type: 'success', message: session.message }),
     ),
   });

@@ -1,3 +1,5 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { fail, type Failure } from '~/domain/result';
 import { failureJson } from './responses.server';
 import type { AppLoadContext } from '@remix-run/node';
@@ -15,56 +17,96 @@ export interface RateLimit {
 export interface RateLimitResult {
   allowed: boolean;
   retryAfterSeconds: number;
+  /** Units counted in this window so far, this request's included (refused ones count too). */
+  consumed: number;
 }
 
 /**
- * Fixed-window counter in Redis, shared by every web process. `cost` is how
- * many units this request uses (default 1). When Redis is unreachable the
- * request is allowed (and logged): a rate limiter must not take the product
- * down with it.
+ * Fixed-window counters from `rate-limiter-flexible` (ADR 36): in Redis, shared by every web
+ * process, and while Redis is away in this process's memory (the library's insurance limiter),
+ * so a Redis outage lowers the limits' reach to one process instead of switching them off.
+ * Keys are `<REDIS_PREFIX>:ratelimit:<name>:<key>`, as before the library.
+ */
+const limitersByConnection = new WeakMap<Redis, Map<string, RateLimiterRedis>>();
+
+function limiterFor(limit: RateLimit): RateLimiterRedis {
+  const redis = producerRedis();
+  let limiters = limitersByConnection.get(redis);
+  if (!limiters) limitersByConnection.set(redis, (limiters = new Map()));
+  const keyPrefix = `${env().REDIS_PREFIX}:ratelimit:${limit.name}`;
+  const id = `${keyPrefix}|${limit.max}|${limit.windowSeconds}`;
+  let limiter = limiters.get(id);
+  if (!limiter) {
+    limiter = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix,
+      points: limit.max,
+      duration: limit.windowSeconds,
+      // Not connected: count in memory at once rather than wait for a command to fail.
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({
+        keyPrefix,
+        points: limit.max,
+        duration: limit.windowSeconds,
+      }),
+    });
+    limiters.set(id, limiter);
+  }
+  return limiter;
+}
+
+let countingInMemory = false;
+
+/** One log line when the limits move to memory and one when they are back in Redis. */
+function noteWhereCounted(limit: RateLimit) {
+  const inMemory = producerRedis().status !== 'ready';
+  if (inMemory === countingInMemory) return;
+  countingInMemory = inMemory;
+  if (inMemory) log.warn('ratelimit.in_memory', { limit: limit.name, until: 'Redis is back' });
+  else log.info('ratelimit.redis_back', { limit: limit.name });
+}
+
+function resultOf(res: RateLimiterRes, allowed: boolean): RateLimitResult {
+  return {
+    allowed,
+    retryAfterSeconds: Math.max(Math.ceil(res.msBeforeNext / 1000), 1),
+    consumed: res.consumedPoints,
+  };
+}
+
+/**
+ * Counts `cost` units (default 1) of a limit for `key`; a negative cost gives units back. Allowed
+ * while the window's count stays within `max`.
  */
 export async function hit(limit: RateLimit, key: string, cost = 1): Promise<RateLimitResult> {
-  const redisKey = `${env().REDIS_PREFIX}:ratelimit:${limit.name}:${key}`;
+  noteWhereCounted(limit);
+  const limiter = limiterFor(limit);
   try {
-    const results = await producerRedis()
-      .multi()
-      .incrby(redisKey, cost)
-      .expire(redisKey, limit.windowSeconds, 'NX')
-      .ttl(redisKey)
-      .exec();
-    const count = Number(results?.[0]?.[1] ?? 0);
-    const ttl = Number(results?.[2]?.[1] ?? limit.windowSeconds);
-    return { allowed: count <= limit.max, retryAfterSeconds: Math.max(ttl, 1) };
-  } catch (error) {
-    log.warn('ratelimit.unavailable', { limit: limit.name, error });
-    return { allowed: true, retryAfterSeconds: 0 };
+    if (cost < 0) return resultOf(await limiter.reward(key, -cost), true);
+    return resultOf(await limiter.consume(key, cost), true);
+  } catch (refused) {
+    if (refused instanceof RateLimiterRes) return resultOf(refused, false);
+    // Neither Redis nor memory could count (never expected): let the request through, loudly.
+    log.error('ratelimit.failed', { limit: limit.name, error: refused });
+    return { allowed: true, retryAfterSeconds: 0, consumed: 0 };
   }
 }
 
 /** Forgets a key's count, e.g. the failed sign-ins of an account after a good one. */
 export async function clear(limit: RateLimit, key: string) {
   try {
-    await producerRedis().del(`${env().REDIS_PREFIX}:ratelimit:${limit.name}:${key}`);
+    await limiterFor(limit).delete(key);
   } catch (error) {
-    log.warn('ratelimit.unavailable', { limit: limit.name, error });
+    log.warn('ratelimit.clear_failed', { limit: limit.name, error });
   }
 }
 
 /**
- * Gives back one hit (never below zero, never on an expired window), so that a
- * limiter can count only what went wrong: hit before the attempt, refund it
- * when the attempt turns out good. Hitting first keeps parallel guesses bounded.
+ * Gives back one hit, so that a limiter can count only what went wrong: hit before the attempt,
+ * refund it when the attempt turns out good. Hitting first keeps parallel guesses bounded.
  */
 export async function refund(limit: RateLimit, key: string) {
-  try {
-    await producerRedis().eval(
-      "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then return redis.call('DECR', KEYS[1]) end return 0",
-      1,
-      `${env().REDIS_PREFIX}:ratelimit:${limit.name}:${key}`,
-    );
-  } catch (error) {
-    log.warn('ratelimit.unavailable', { limit: limit.name, error });
-  }
+  await hit(limit, key, -1);
 }
 
 /** A refused limit as a use case's failure: 429, a readable wait and the Retry-After seconds. */

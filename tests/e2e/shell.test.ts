@@ -18,7 +18,10 @@ describe('the product shell in a browser', () => {
     for (const link of ['About', 'Privacy Policy', 'Terms', 'Contact']) {
       await expect(footer.getByRole('link', { name: link }).isVisible()).resolves.toBe(true);
     }
-    await expect(page.locator('footer').innerText()).resolves.toContain('2024');
+    // The current year (issue 31: it said 2024 in 2026).
+    await expect(page.locator('footer').innerText()).resolves.toContain(
+      `© ${new Date().getFullYear()} CourseGen`,
+    );
     await expect(page.getByTestId('demo-banner').innerText()).resolves.toMatch(
       /AI and payments are simulated/,
     );

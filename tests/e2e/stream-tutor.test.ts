@@ -73,8 +73,15 @@ describe('streamed lessons and the tutor in a browser', () => {
       MOCK_AI_FAIL_FIRST: 1,
       MOCK_AI_FAIL_MATCH: 'stomata',
     });
-    await tutor.getByLabel('Your question').fill('Does chlorophyll sit near the stomata?');
-    await tutor.getByRole('button', { name: 'Ask', exact: true }).click();
+    // Asked from the keyboard, as in every chat: Shift+Enter adds a line (sending would have
+    // emptied the box), Enter sends.
+    const box = tutor.getByLabel('Your question');
+    await box.fill('Does chlorophyll sit');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('near the stomata?');
+    await expect(box.inputValue()).resolves.toBe('Does chlorophyll sit\nnear the stomata?');
+    await expect(tutor.locator('.tutor-question').count()).resolves.toBe(1);
+    await box.press('Enter');
     const failure = tutor.getByRole('alert');
     await failure.getByText(TUTOR_FAILED_MESSAGE).waitFor();
     await failure.getByRole('button', { name: 'Ask again' }).click();

@@ -260,6 +260,61 @@ describe('signed webhooks', () => {
     expect(mailTo(email).filter((mail) => mail.subject.includes('receipt'))).toHaveLength(1);
   });
 
+  it('stores a signed Razorpay event once however its unsigned event-id header changes, and emails once', async () => {
+    // Issue 31, item 2: the same signed body with 13 fresh X-Razorpay-Event-Id values made 13
+    // events and 13 "payment failed" emails.
+    const { user, cookie, email } = await member();
+    const id = await razorpayCheckout(cookie, email);
+    await razorpayDelivery(id, 'pay').send();
+    await eventually(() => planOf(user.id) === 'monthly');
+    const { event } = razorpayDelivery(id, 'fail');
+    const statuses = [];
+    for (let i = 0; i < 13; i += 1) {
+      const response = (await post(
+        razorpayWebhook.action,
+        '/webhooks/razorpay',
+        {},
+        {
+          raw: { body: event.body, contentType: 'application/json' },
+          headers: {
+            'x-razorpay-signature': event.signature,
+            'x-razorpay-event-id': `evt_replayed${i}${Date.now()}`,
+          },
+        },
+      )) as Response;
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual(Array(13).fill(200));
+    const failedMail = () =>
+      mailTo(email).filter((mail) => mail.subject.includes('payment failed'));
+    await eventually(() => failedMail().length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const stored = eventsFor(rowOf('razorpay', id).id).filter(
+      (e) => e.kind === 'subscription.pending',
+    );
+    expect(stored).toHaveLength(1);
+    expect(failedMail()).toHaveLength(1);
+
+    // The header stays a second key: a delivery repeating a stored header is a duplicate too.
+    const halt = razorpayDelivery(id, 'halt').event;
+    const sameHeader = (await post(
+      razorpayWebhook.action,
+      '/webhooks/razorpay',
+      {},
+      {
+        raw: { body: halt.body, contentType: 'application/json' },
+        headers: {
+          'x-razorpay-signature': halt.signature,
+          'x-razorpay-event-id': stored[0]!.headerEventId!,
+        },
+      },
+    )) as Response;
+    expect(sameHeader.status).toBe(200);
+    expect(eventsFor(rowOf('razorpay', id).id).some((e) => e.kind === 'subscription.halted')).toBe(
+      false,
+    );
+  });
+
   it('ends cancelled when the cancellation arrives before the activation it follows', async () => {
     const { user, cookie, email } = await member();
     const id = await paypalCheckout(cookie, email);

@@ -213,3 +213,109 @@ describe('course export', () => {
     expect(bytes.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansArabic/);
   });
 });
+
+/** A course whose PDF is a few hundred milliseconds of drawing: 6 topics of 5 long lessons. */
+function largeCourse(userId: string) {
+  const paragraph =
+    '<p>Dijkstra’s algorithm keeps a priority queue of tentative distances and settles the closest ' +
+    'vertex first; every edge out of it is relaxed once, which is why negative weights break it ' +
+    'and why a binary heap gives O((V + E) log V).</p>';
+  return createCourseWithLessons({
+    userId,
+    mainTopic: 'A Very Long Course',
+    type: 'text',
+    language: 'en',
+    topics: Array.from({ length: 6 }, (_, t) => ({
+      title: `Topic ${t + 1}`,
+      lessons: Array.from({ length: 5 }, (_, l) => ({
+        title: `Lesson ${t + 1}.${l + 1}`,
+        theory: `<h2>Part ${l + 1}</h2>${paragraph.repeat(8)}`,
+        imageUrl: null,
+      })),
+    })),
+  }).course;
+}
+
+function smallCourse(userId: string) {
+  return createCourseWithLessons({
+    userId,
+    mainTopic: 'A Short Course',
+    type: 'text',
+    language: 'en',
+    topics: [
+      { title: 'Topic', lessons: [{ title: 'Lesson', theory: '<p>Short.</p>', imageUrl: null }] },
+    ],
+  }).course;
+}
+
+async function timedPdf(courseId: string, cookie: string) {
+  const started = performance.now();
+  const response = await get(pdfRoute, 'pdf', courseId, cookie);
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - started, response };
+}
+
+describe('PDF exports shared between members (issue 31, item 6)', () => {
+  it("refuses a member's third PDF at once, and another member's small PDF waits for at most one large one", async () => {
+    const heavy = await member();
+    const light = await member();
+    const large = largeCourse(heavy.user.id);
+    const small = smallCourse(light.user.id);
+    // Warm up the PDF thread, then the baseline: one large export alone.
+    expect((await timedPdf(small.id, light.cookie)).status).toBe(200);
+    const alone = await timedPdf(large.id, heavy.cookie);
+    expect(alone.status).toBe(200);
+
+    // One member asks for six large PDFs at once; the other member's small one comes just after.
+    const flood = Array.from({ length: 6 }, () => timedPdf(large.id, heavy.cookie));
+    // Long enough for all six to be queued (first come, first served, the small one would wait
+    // for every one of them).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const smallDuring = await timedPdf(small.id, light.cookie);
+    const floodDone = await Promise.all(flood);
+    expect(smallDuring.status).toBe(200);
+    const ratio = smallDuring.ms / alone.ms;
+    console.log(
+      `PDF exports: one large alone ${alone.ms.toFixed(0)} ms; a small one during six large ` +
+        `of another member ${smallDuring.ms.toFixed(0)} ms (${ratio.toFixed(2)}x the large one)`,
+    );
+
+    const statuses = floodDone.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429]);
+    for (const refused of floodDone.filter((r) => r.status === 429)) {
+      expect(Number(refused.response.headers.get('Retry-After'))).toBeGreaterThan(0);
+      expect(refused.ms).toBeLessThan(alone.ms);
+    }
+    // Behind all six it would be about 6x; behind at most the one being drawn, about 1x.
+    expect(ratio).toBeLessThan(2.5);
+  });
+
+  it('takes turns between members: a small PDF is drawn before the second large one of each member ahead of it', async () => {
+    const first = await member();
+    const second = await member();
+    const light = await member();
+    const largeA = largeCourse(first.user.id);
+    const largeB = largeCourse(second.user.id);
+    const small = smallCourse(light.user.id);
+    const finished: string[] = [];
+    const exportAs = (label: string, courseId: string, cookie: string) =>
+      timedPdf(courseId, cookie).then((result) => {
+        finished.push(label);
+        return result;
+      });
+    // Two members, two large PDFs each (within their limit), then a third member's small one.
+    const queued = [
+      exportAs('A1', largeA.id, first.cookie),
+      exportAs('B1', largeB.id, second.cookie),
+      exportAs('A2', largeA.id, first.cookie),
+      exportAs('B2', largeB.id, second.cookie),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await exportAs('small', small.id, light.cookie)).status).toBe(200);
+    expect((await Promise.all(queued)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    console.log(`PDF exports finished in the order ${finished.join(', ')}`);
+    // First come, first served, it would finish last, behind all four.
+    expect(finished.indexOf('small')).toBeLessThan(finished.indexOf('A2'));
+    expect(finished.indexOf('small')).toBeLessThan(finished.indexOf('B2'));
+  });
+});

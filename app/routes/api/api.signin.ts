@@ -3,6 +3,7 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import type { User } from '~/models/users.server';
 import { signIn, signInSchema } from '~/services/accounts.server';
 import { clientIp } from '~/utils/rate-limit.server';
+import { withCookies } from '~/utils/responses.server';
 
 /** The API's userData (its own field names); never the password hash. */
 function toUserData(user: User) {
@@ -14,11 +15,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ip = clientIp(context);
   return apiAction(
     request,
-    { name: 'signin', schema: signInSchema, run: (input) => signIn(input, ip) },
+    {
+      name: 'signin',
+      schema: signInSchema,
+      run: (input) => signIn(input, ip, request.headers.get('Cookie')),
+    },
     (value) =>
       Response.json(
         { success: true, message: value.message, userData: toUserData(value.user) },
-        { headers: { 'Set-Cookie': value.cookie } },
+        { headers: withCookies(value.cookie, value.deviceCookie) },
       ),
   );
 }

@@ -2,17 +2,22 @@ import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { signUp, signUpSchema } from '~/services/accounts.server';
 import { clientIp } from '~/utils/rate-limit.server';
+import { withCookies } from '~/utils/responses.server';
 
 /** POST /api/signup {email, mName, password, type} -> {success, message, userId}; also signs in. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const ip = clientIp(context);
   return apiAction(
     request,
-    { name: 'signup', schema: signUpSchema, run: (input) => signUp(input, ip) },
+    {
+      name: 'signup',
+      schema: signUpSchema,
+      run: (input) => signUp(input, ip, request.headers.get('Cookie')),
+    },
     (value) =>
       Response.json(
         { success: true, message: value.message, userId: value.user.id },
-        { headers: { 'Set-Cookie': value.cookie } },
+        { headers: withCookies(value.cookie, value.deviceCookie) },
       ),
   );
 }

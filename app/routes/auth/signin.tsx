@@ -27,7 +27,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ip = clientIp(context);
   return formAction(
     request,
-    { name: 'signin', schema: signInSchema, run: (input) => signIn(input, ip) },
+    {
+      name: 'signin',
+      schema: signInSchema,
+      run: (input) => signIn(input, ip, request.headers.get('Cookie')),
+    },
     async (value, body) => signedInRedirect(value, body.redirectTo),
   );
 }

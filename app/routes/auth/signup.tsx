@@ -27,7 +27,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ip = clientIp(context);
   return formAction(
     request,
-    { name: 'signup', schema: signUpSchema, run: (input) => signUp(input, ip) },
+    {
+      name: 'signup',
+      schema: signUpSchema,
+      run: (input) => signUp(input, ip, request.headers.get('Cookie')),
+    },
     async (value, body) => signedInRedirect(value, body.redirectTo),
   );
 }

@@ -1,5 +1,6 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Link } from '@remix-run/react';
+import { HeroArt } from '~/components/hero-art';
 import { PlanCards } from '~/components/plan-card';
 import { useRootData } from '~/root';
 import publicStyles from '~/styles/public.css?url';
@@ -62,7 +63,7 @@ export default function Landing() {
             )}
           </div>
         </div>
-        <img className="hero-art" src="/images/hero-course.svg" alt="" width={420} height={320} />
+        <HeroArt />
       </section>
 
       <section className="section" aria-labelledby="features-title">

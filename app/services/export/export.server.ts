@@ -1,10 +1,22 @@
 import { requireUser } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
+import { memberSlots } from '~/utils/member-slots';
 import { exportableCourse, exportSlug, imageUrlsOf, loadImages } from './course-export.server';
 import { courseMarkdown } from './markdown.server';
 import { coursePdfOffThread } from './pdf-pool.server';
 
 export type ExportFormat = 'md' | 'pdf';
+
+/**
+ * PDF exports one member may have under way at once in a web process (ADR 36): each is seconds of
+ * the PDF thread, so a member's many parallel downloads would hold up everyone else's.
+ */
+export const MAX_PDF_EXPORTS_PER_MEMBER = 2;
+export const PDF_EXPORTS_BUSY_MESSAGE =
+  'Your other PDF downloads are still being made. Please try again in a few seconds.';
+/** A large course's PDF takes about two seconds (bench/export.ts). */
+const PDF_EXPORTS_RETRY_AFTER_SECONDS = 5;
+const pdfExportSlots = memberSlots(MAX_PDF_EXPORTS_PER_MEMBER);
 
 export interface ExportFile {
   filename: string;
@@ -36,7 +48,7 @@ export async function exportCourse(
   return {
     filename,
     contentType: 'application/pdf',
-    body: await coursePdfOffThread(course, images, options.origin),
+    body: await coursePdfOffThread(userId, course, images, options.origin),
   };
 }
 
@@ -54,7 +66,8 @@ export function exportResponse(file: ExportFile): Response {
 
 /**
  * Both export routes: owner only (anyone else's course, or none, answers 404), `?notes=1`
- * adds the member's lesson notes.
+ * adds the member's lesson notes. A PDF beyond the member's MAX_PDF_EXPORTS_PER_MEMBER under way
+ * answers 429 with Retry-After.
  */
 export async function exportRouteResponse(
   request: Request,
@@ -62,11 +75,25 @@ export async function exportRouteResponse(
   format: ExportFormat,
 ): Promise<Response> {
   const user = await requireUser(request);
-  const url = new URL(request.url);
-  const file = await exportCourse(user.id, courseId ?? '', format, {
-    notes: url.searchParams.get('notes') === '1',
-    origin: env().APP_URL ?? url.origin,
-  });
-  if (!file) throw new Response('Not Found', { status: 404 });
-  return exportResponse(file);
+  const release = format === 'pdf' ? pdfExportSlots.take(user.id) : () => undefined;
+  if (!release)
+    return new Response(PDF_EXPORTS_BUSY_MESSAGE, {
+      status: 429,
+      headers: {
+        'Retry-After': String(PDF_EXPORTS_RETRY_AFTER_SECONDS),
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-store',
+      },
+    });
+  try {
+    const url = new URL(request.url);
+    const file = await exportCourse(user.id, courseId ?? '', format, {
+      notes: url.searchParams.get('notes') === '1',
+      origin: env().APP_URL ?? url.origin,
+    });
+    if (!file) throw new Response('Not Found', { status: 404 });
+    return exportResponse(file);
+  } finally {
+    release();
+  }
 }

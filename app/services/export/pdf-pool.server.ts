@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { FairQueue } from '~/utils/fair-queue';
 import { log } from '~/utils/logger.server';
 import { startThread } from '~/utils/threads.server';
 import type { ExportCourse } from './course-export.server';
@@ -8,8 +9,9 @@ import { coursePdf } from './pdf.server';
 /**
  * Drawing a large course's PDF is seconds of CPU (bench/export.ts); on the request thread it
  * would stall every other member this web process serves (ADR 0014). One worker thread per
- * process draws PDFs one after another; if it cannot start or dies, PDFs are drawn in place
- * (slower for others, never a failed export).
+ * process draws PDFs one after another, taking turns between members (a member's next PDF waits
+ * behind every other member's next one, ADR 36); if it cannot start or dies, PDFs are drawn in
+ * place (slower for others, never a failed export).
  */
 const GIVE_UP_AFTER_FAILURES = 3;
 
@@ -22,21 +24,26 @@ interface Pending {
 class PdfThread {
   private worker: Worker | null = null;
   private current: Pending | null = null;
-  private waiting: Pending[] = [];
+  private waiting = new FairQueue<Pending>();
   private nextId = 1;
   private failures = 0;
 
-  run(course: ExportCourse, images: Map<string, Buffer | null>, origin: string): Promise<Buffer> {
+  run(
+    memberId: string,
+    course: ExportCourse,
+    images: Map<string, Buffer | null>,
+    origin: string,
+  ): Promise<Buffer> {
     if (this.failures >= GIVE_UP_AFTER_FAILURES) return coursePdf(course, images, origin);
     return new Promise((resolve, reject) => {
       const task: PdfTask = { id: this.nextId++, course, images: [...images], origin };
-      this.waiting.push({ task, resolve, reject });
+      this.waiting.push(memberId, { task, resolve, reject });
       this.dispatch();
     });
   }
 
   private dispatch() {
-    if (this.current || this.waiting.length === 0) return;
+    if (this.current || this.waiting.size === 0) return;
     this.worker ??= this.spawn();
     this.current = this.waiting.shift()!;
     this.worker.postMessage(this.current.task);
@@ -60,7 +67,7 @@ class PdfThread {
       this.failures += 1;
       log.warn('export.pdf_thread_failed', { error, fallback: 'in place' });
       void worker.terminate();
-      const lost = [...(this.current ? [this.current] : []), ...this.waiting.splice(0)];
+      const lost = [...(this.current ? [this.current] : []), ...this.waiting.drain()];
       this.current = null;
       for (const { task, resolve, reject } of lost) {
         const images = new Map(
@@ -77,12 +84,13 @@ class PdfThread {
 
 let thread: PdfThread | null = null;
 
-/** `coursePdf`, drawn on the process's PDF thread instead of the calling one. */
+/** `coursePdf` for `memberId`, drawn on the process's PDF thread instead of the calling one. */
 export function coursePdfOffThread(
+  memberId: string,
   course: ExportCourse,
   images: Map<string, Buffer | null>,
   origin: string,
 ): Promise<Buffer> {
   thread ??= new PdfThread();
-  return thread.run(course, images, origin);
+  return thread.run(memberId, course, images, origin);
 }
