@@ -90,3 +90,19 @@ describe('server rendering (patched Remix and React Router)', () => {
     );
   });
 });
+
+describe('the patched packages', () => {
+  it('are pinned to the exact versions their patches were made for', async () => {
+    const fs = await import('node:fs');
+    const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
+      dependencies: Record<string, string>;
+      overrides?: Record<string, string>;
+    };
+    for (const patch of fs.readdirSync('patches')) {
+      const [, name, version] = /^(.+)\+(\d+\.\d+\.\d+)\.patch$/.exec(patch)!;
+      const packageName = name!.replace('+', '/');
+      const pinned = manifest.overrides?.[packageName] ?? manifest.dependencies[packageName];
+      expect(pinned, packageName).toBe(version);
+    }
+  });
+});
