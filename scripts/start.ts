@@ -127,11 +127,11 @@ async function main() {
     for (let slot = 0; slot < count; slot += 1)
       processes.keep('web', () => forkWebProcess(exec, tell), { slot });
   }
-  processes.keep('worker', () => runEntry('worker.js', 'jobs/worker.ts', childEnv));
-
   // Said only once the port answers: several web processes starting together on a busy machine
-  // may take longer than any fixed limit, and one that keeps dying is logged meanwhile.
+  // may take longer than any fixed limit, and one that keeps dying is logged meanwhile. The
+  // worker starts then: members are served sooner, and jobs wait in Redis for a second.
   if (!(await waitForHealth(config.PORT, () => stopping))) return;
+  processes.keep('worker', () => runEntry('worker.js', 'jobs/worker.ts', childEnv));
   const mode = config.demo
     ? 'demo mode: AI and payments are simulated'
     : 'live mode: real AI and payment providers';
