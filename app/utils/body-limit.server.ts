@@ -1,3 +1,5 @@
+import { MAX_DOCUMENT_BYTES } from '~/domain/material';
+
 const DEFAULT_LIMIT = 1024 * 1024;
 /**
  * Whole courses travel as JSON here, lesson texts included. A course holds at most a million
@@ -7,6 +9,8 @@ const DEFAULT_LIMIT = 1024 * 1024;
 const LARGE_BODY_PATHS: Record<string, number> = {
   '/api/course': 8 * 1024 * 1024,
   '/api/update': 8 * 1024 * 1024,
+  // A document of up to 10 MB (app/domain/material.ts) and the form around it (ADR 0032).
+  '/create': MAX_DOCUMENT_BYTES + 1024 * 1024,
 };
 
 export function bodyLimitFor(pathname: string): number {
