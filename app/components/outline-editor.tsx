@@ -53,7 +53,8 @@ export function OutlineEditor({
   const inFlight = useRef(false);
   const queued = useRef<EditableOutline | null>(null);
   const typingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const focusAfter = useRef<string | null>(null);
+  /** Where focus goes once the change shows: the first of these that can take it. */
+  const focusAfter = useRef<string[]>([]);
   const knownRevision = useRef(revision);
 
   // An outline written again elsewhere (a rewrite) replaces this one, unless edits are unsaved.
@@ -66,10 +67,15 @@ export function OutlineEditor({
   }, [revision, initial]);
 
   useEffect(() => {
-    if (!focusAfter.current) return;
-    const target = document.querySelector<HTMLElement>(focusAfter.current);
-    focusAfter.current = null;
-    target?.focus();
+    const targets = focusAfter.current;
+    focusAfter.current = [];
+    for (const selector of targets) {
+      const target = document.querySelector<HTMLElement>(selector);
+      if (target && !(target instanceof HTMLButtonElement && target.disabled)) {
+        target.focus();
+        return;
+      }
+    }
   }, [topics]);
 
   const send = useCallback(
@@ -137,15 +143,23 @@ export function OutlineEditor({
       toast.error(refusal);
       return;
     }
-    // Keyboard users stay on the item they moved.
-    if (op.kind === 'move-topic')
-      focusAfter.current = `[data-focus="topic-${op.topic + op.by}-${op.by < 0 ? 'up' : 'down'}"]`;
+    // Keyboard users stay on the item they moved (on its other arrow once it reaches an end).
+    const arrows = (item: string) =>
+      op.kind === 'move-topic' || op.kind === 'move-lesson'
+        ? [
+            `[data-focus="${item}-${op.by < 0 ? 'up' : 'down'}"]`,
+            `[data-focus="${item}-${op.by < 0 ? 'down' : 'up'}"]`,
+          ]
+        : [];
+    if (op.kind === 'move-topic') focusAfter.current = arrows(`topic-${op.topic + op.by}`);
     if (op.kind === 'move-lesson')
-      focusAfter.current = `[data-focus="lesson-${op.topic}-${op.lesson + op.by}-${op.by < 0 ? 'up' : 'down'}"]`;
+      focusAfter.current = arrows(`lesson-${op.topic}-${op.lesson + op.by}`);
     if (op.kind === 'add-topic')
-      focusAfter.current = `[data-focus="topic-${next.length - 1}-rename"]`;
+      focusAfter.current = [`[data-focus="topic-${next.length - 1}-rename"]`];
     if (op.kind === 'add-lesson')
-      focusAfter.current = `[data-focus="lesson-${op.topic}-${next[op.topic]!.subtopics.length - 1}-rename"]`;
+      focusAfter.current = [
+        `[data-focus="lesson-${op.topic}-${next[op.topic]!.subtopics.length - 1}-rename"]`,
+      ];
     setTopics(next);
     saveNow(next);
   }

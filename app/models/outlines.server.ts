@@ -388,9 +388,6 @@ export function outlineStatus(outline: Outline): OutlineStatus {
   };
 }
 
-/** The outline's status, or its written outline only (while no rewrite is under way). */
-export const isOutlineSettled = (status: OutlineStatus) =>
-  (status.state === 'done' && !status.rewriting) || status.state === 'cancelled';
 
 /**
  * Outlines still owed by the AI (not written or being rewritten, not cancelled), with the round

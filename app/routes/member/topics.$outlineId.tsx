@@ -11,12 +11,7 @@ import { useEffect } from 'react';
 import { toast } from 'react-toastify';
 import { GenerationState } from '~/components/generation-state';
 import { OutlineEditor } from '~/components/outline-editor';
-import {
-  getOutlineForUser,
-  isOutlineSettled,
-  outlineStatus,
-  type OutlineStatus,
-} from '~/models/outlines.server';
+import { getOutlineForUser, outlineStatus, type OutlineStatus } from '~/models/outlines.server';
 import { z } from 'zod';
 import {
   cancelOutlineOf,
@@ -116,7 +111,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 /** Polling stops once the outline is written (and not being rewritten) or the member cancelled it. */
-const isReady = (status: OutlineStatus) => isOutlineSettled(status);
+const isReady = (status: OutlineStatus) =>
+  (status.state === 'done' && !status.rewriting) || status.state === 'cancelled';
 
 export default function Topics() {
   const loaderData = useLoaderData<typeof loader>();
