@@ -55,7 +55,8 @@ export interface NewMaterial {
   byteSize: number;
   pageCount: number | null;
   charCount: number;
-  sections: MaterialSection[];
+  /** The sections (MaterialSection[]) as JSON text, made off the request thread. */
+  sectionsJson: string;
 }
 
 export function createOutline(input: {
@@ -73,8 +74,16 @@ export function createOutline(input: {
   if (material)
     return writeTransaction((tx) => {
       const outline = tx.insert(outlines).values(values).returning().get();
+      const { sectionsJson, ...document } = material;
       tx.insert(sourceDocuments)
-        .values({ id: newId(), userId: outline.userId, outlineId: outline.id, ...material })
+        .values({
+          id: newId(),
+          userId: outline.userId,
+          outlineId: outline.id,
+          ...document,
+          // Stored as the thread wrote it: the request thread never parses or serializes it.
+          sections: sql`${sectionsJson}`,
+        })
         .run();
       return outline;
     });
@@ -387,7 +396,6 @@ export function outlineStatus(outline: Outline): OutlineStatus {
     version: `${outline.state}:${outline.attempts}:${outline.courseId ?? ''}:${outline.mainTopic}:${outline.revision}:${outline.rewriteRound}:${outline.rewriteInstruction === null ? '' : 'rewriting'}`,
   };
 }
-
 
 /**
  * Outlines still owed by the AI (not written or being rewritten, not cancelled), with the round

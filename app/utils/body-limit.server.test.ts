@@ -23,6 +23,16 @@ describe('checkBodySize', () => {
     });
   });
 
+  it('lets a document of up to 10 MB through on /create, and no more', () => {
+    expect(checkBodySize('POST', '/create', String(10 * 1024 * 1024 + 50_000), undefined)).toEqual({
+      ok: true,
+    });
+    expect(checkBodySize('POST', '/create', String(12 * 1024 * 1024), undefined)).toMatchObject({
+      ok: false,
+      status: 413,
+    });
+  });
+
   it('refuses a streamed body of unknown length with 411', () => {
     expect(checkBodySize('POST', '/api/signin', undefined, 'chunked')).toMatchObject({
       ok: false,

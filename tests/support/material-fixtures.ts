@@ -45,17 +45,25 @@ export function pdfWithSections(sections: FixtureSection[]): Promise<Buffer> {
   });
 }
 
-/** A long PDF: `pages` pages of text, a heading every ten pages. */
+/**
+ * A long PDF of dense pages, as a handbook's are: `pages` pages of about 4,000 characters each
+ * in small type, a heading every ten pages.
+ */
 export function longPdf(pages: number): Promise<Buffer> {
-  const paragraph =
-    'Rivers carve valleys over thousands of years, carrying sediment from the mountains to the sea. '.repeat(
-      12,
+  const words =
+    'rivers carve valleys over thousands of years carrying sediment from mountains to the sea while deltas grow'.split(
+      ' ',
     );
-  return drawPdf({ autoFirstPage: false }, (doc) => {
+  return drawPdf({ autoFirstPage: false, margin: 36 }, (doc) => {
     for (let page = 0; page < pages; page += 1) {
       doc.addPage();
-      if (page % 10 === 0) doc.fontSize(22).text(`Chapter ${page / 10 + 1}: Rivers and Valleys`);
-      doc.fontSize(11).text(paragraph);
+      if (page % 10 === 0) doc.fontSize(18).text(`Chapter ${page / 10 + 1}: Rivers and Valleys`);
+      // Different words on every page, so no two pages' text is the same.
+      const text = Array.from(
+        { length: 600 },
+        (_, i) => words[(i * 7 + page * 3) % words.length],
+      ).join(' ');
+      doc.fontSize(8).text(`${text}.`);
     }
   });
 }

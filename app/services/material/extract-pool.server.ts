@@ -3,8 +3,7 @@ import { MATERIAL_MESSAGES } from '~/domain/material';
 import { fail, type Result } from '~/domain/result';
 import { log } from '~/utils/logger.server';
 import { projectRoot, threadSource } from '~/utils/sanitize-html-pool.server';
-import type { ExtractedMaterial } from './extract.server';
-import type { ExtractTask } from './extract-thread.server';
+import type { ExtractTask, StorableMaterial } from './extract-thread.server';
 
 /**
  * Documents are read on a worker thread of the web process, never on the request thread
@@ -23,7 +22,7 @@ const THREAD_HEAP_MB = 512;
 
 interface Pending {
   task: ExtractTask;
-  resolve: (result: Result<ExtractedMaterial>) => void;
+  resolve: (result: Result<StorableMaterial>) => void;
 }
 
 class ExtractionThread {
@@ -34,8 +33,9 @@ class ExtractionThread {
   private deadline: NodeJS.Timeout | null = null;
   private idle: NodeJS.Timeout | null = null;
 
-  run(input: MaterialInput): Promise<Result<ExtractedMaterial>> {
-    if (this.waiting.length >= MAX_WAITING) return Promise.resolve(fail(MATERIAL_MESSAGES.busy, 503));
+  run(input: MaterialInput): Promise<Result<StorableMaterial>> {
+    if (this.waiting.length >= MAX_WAITING)
+      return Promise.resolve(fail(MATERIAL_MESSAGES.busy, 503));
     return new Promise((resolve) => {
       this.waiting.push({ task: { id: this.nextId++, ...input }, resolve });
       this.dispatch();
@@ -56,11 +56,12 @@ class ExtractionThread {
     this.deadline.unref();
     // The bytes move to the thread (no copy); the request has no further use for them.
     const { task } = pending;
-    const transfer = 'bytes' in task && task.bytes.buffer instanceof ArrayBuffer ? [task.bytes.buffer] : [];
+    const transfer =
+      'bytes' in task && task.bytes.buffer instanceof ArrayBuffer ? [task.bytes.buffer] : [];
     this.worker.postMessage(pending.task, transfer);
   }
 
-  private settle(result: Result<ExtractedMaterial>) {
+  private settle(result: Result<StorableMaterial>) {
     const pending = this.current;
     this.current = null;
     if (this.deadline) clearTimeout(this.deadline);
@@ -80,12 +81,15 @@ class ExtractionThread {
   }
 
   /** The thread failed (or took too long): its document is refused, the next gets a new thread. */
-  private lose(error: unknown, result: Result<ExtractedMaterial>) {
+  private lose(error: unknown, result: Result<StorableMaterial>) {
     const worker = this.worker;
     this.worker = null;
     if (worker) void worker.terminate();
     const task = this.current?.task;
-    log.warn('material.thread_failed', { error, document: task && 'name' in task ? task.name : 'pasted text' });
+    log.warn('material.thread_failed', {
+      error,
+      document: task && 'name' in task ? task.name : 'pasted text',
+    });
     this.settle(result);
   }
 
@@ -98,10 +102,11 @@ class ExtractionThread {
     worker.unref();
     worker.on(
       'message',
-      (message: { id: number; result?: Result<ExtractedMaterial>; error?: string }) => {
+      (message: { id: number; result?: Result<StorableMaterial>; error?: string }) => {
         if (this.worker !== worker || this.current?.task.id !== message.id) return;
         if (message.result) this.settle(message.result);
-        else this.lose(new Error(message.error), fail(MATERIAL_MESSAGES.unreadable('document'), 422));
+        else
+          this.lose(new Error(message.error), fail(MATERIAL_MESSAGES.unreadable('document'), 422));
       },
     );
     const died = (error: unknown) => {
@@ -124,7 +129,7 @@ let thread: ExtractionThread | null = null;
  * `extractDocument` (or `extractText` for pasted text: 100,000 characters are tens of
  * milliseconds of parsing), run on the process's extraction thread instead of the calling one.
  */
-export function extractMaterialOffThread(input: MaterialInput): Promise<Result<ExtractedMaterial>> {
+export function extractMaterialOffThread(input: MaterialInput): Promise<Result<StorableMaterial>> {
   thread ??= new ExtractionThread();
   return thread.run(input);
 }

@@ -209,7 +209,8 @@ async function extractPdf(bytes: Uint8Array): Promise<Result<ExtractedMaterial>>
       if (chars > MAX_MATERIAL_CHARS * 1.2) return refuse(MATERIAL_MESSAGES.tooMuchText, 413);
     }
     const bySize = new Map<number, number>();
-    for (const line of lines) bySize.set(line.size, (bySize.get(line.size) ?? 0) + line.text.length);
+    for (const line of lines)
+      bySize.set(line.size, (bySize.get(line.size) ?? 0) + line.text.length);
     const body = [...bySize.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
     const blocks: Block[] = [];
     for (const line of lines) {

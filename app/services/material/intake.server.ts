@@ -1,8 +1,4 @@
-import {
-  DOCUMENT_EXTENSIONS,
-  MATERIAL_MESSAGES,
-  materialRefusal,
-} from '~/domain/material';
+import { DOCUMENT_EXTENSIONS, MATERIAL_MESSAGES, materialRefusal } from '~/domain/material';
 import { fail, ok, type Result } from '~/domain/result';
 import type { NewMaterial } from '~/models/outlines.server';
 import type { User } from '~/models/users.server';

@@ -20,7 +20,8 @@ export const MAX_SECTION_CHARS = 6_000;
  * stored material, as they are junk in anything a member types (app/utils/text.ts).
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const JUNK = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF\u202A-\u202E\u2066-\u2069]/g;
+const JUNK =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF\u202A-\u202E\u2066-\u2069]/g;
 const PART_CHARS = 3_000;
 
 interface Draft {
@@ -40,7 +41,9 @@ function finish(draft: Draft, untitledIndex: () => number): MaterialSection {
   return {
     heading,
     text: draft.lines.join('\n'),
-    ...(draft.pageStart !== undefined ? { pageStart: draft.pageStart, pageEnd: draft.pageEnd } : {}),
+    ...(draft.pageStart !== undefined
+      ? { pageStart: draft.pageStart, pageEnd: draft.pageEnd }
+      : {}),
   };
 }
 
@@ -81,7 +84,10 @@ export function buildSections(blocks: Block[]): MaterialSection[] {
   });
 
   for (const block of blocks) {
-    const text = block.text.replace(JUNK, ' ').replace(/[ \t\u00a0]+/g, ' ').trim();
+    const text = block.text
+      .replace(JUNK, ' ')
+      .replace(/[ \t\u00a0]+/g, ' ')
+      .trim();
     if (!text) continue;
     if (block.heading) {
       close();
