@@ -19,8 +19,8 @@ export const MAX_SECTION_CHARS = 6_000;
  * Control characters (form feeds copied from a PDF, NULs) and bidirectional overrides: blanks in
  * stored material, as they are junk in anything a member types (app/utils/text.ts).
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const JUNK =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF\u202A-\u202E\u2066-\u2069]/g;
 const PART_CHARS = 3_000;
 
