@@ -8,8 +8,8 @@ import {
   sameOutline,
   type EditableOutline,
 } from '~/domain/outline-edit';
-import { AI_ALLOWANCE_MESSAGE } from '~/domain/plans';
-import { fail, ok, type Result } from '~/domain/result';
+import { AI_ALLOWANCE_MESSAGE, PAID_ONLY_MESSAGE } from '~/domain/plans';
+import { fail, ok, type Failure, type Result } from '~/domain/result';
 import {
   getOutlineForUser,
   outlineStatus,
@@ -20,7 +20,7 @@ import {
   type OutlineStatus,
 } from '~/models/outlines.server';
 import type { User } from '~/models/users.server';
-import { aiAllowance } from '~/services/ai-allowance.server';
+import { aiAllowance, giveBackAiAllowance } from '~/services/ai-allowance.server';
 import { dropOutlineJob, ensureOutlineJob } from '~/services/course-generation.server';
 import { publishChange } from '~/utils/changes.server';
 import { cleanText } from '~/utils/validation.server';
@@ -52,7 +52,7 @@ export const rewriteInstruction = z
   .pipe(cleanText({ label: 'The instruction', singleLine: true }));
 
 /** Why a written outline cannot be changed now, if it cannot. */
-function changeRefusal(outline: Outline): Result | null {
+function changeRefusal(outline: Outline): Failure | null {
   if (outline.courseId) return fail(OUTLINE_USED_MESSAGE, 409);
   if (outline.rewriteInstruction !== null) return fail(OUTLINE_REWRITING_MESSAGE, 409);
   if (!outline.result) return fail('The outline is not ready yet', 409);
@@ -71,10 +71,11 @@ export function saveOutlineOf(
   const outline = getOutlineForUser(outlineId, user.id);
   if (!outline) return fail('Not Found', 404);
   const refused = changeRefusal(outline);
-  if (refused && !refused.ok) return refused;
+  if (refused) return refused;
   const topics = normalizeOutline(edited);
   const message = outlineEditRefusal(topics, user.plan);
-  if (message) return fail(message, message === 'For paid members only' ? 403 : 400);
+  // Beyond the plan is a 403, as on /create; anything else about the outline is a 400.
+  if (message) return fail(message, message === PAID_ONLY_MESSAGE ? 403 : 400);
   if (!sameOutline(topics, outline.result!)) {
     if (!saveOutlineEdit(outline.id, topics)) return fail(OUTLINE_REWRITING_MESSAGE, 409);
     publishChange(`outline:${outline.id}`);
@@ -94,10 +95,13 @@ export async function rewriteOutlineOf(
   const outline = getOutlineForUser(outlineId, user.id);
   if (!outline) return fail('Not Found', 404);
   const refused = changeRefusal(outline);
-  if (refused && !refused.ok) return refused;
+  if (refused) return refused;
   if (!(await aiAllowance(user)).allowed) return fail(AI_ALLOWANCE_MESSAGE, 429);
-  if (requestOutlineRewrite(outline.id, instruction) === null)
+  if (requestOutlineRewrite(outline.id, instruction) === null) {
+    // Generated or rewritten from elsewhere meanwhile: nothing was asked of the AI.
+    await giveBackAiAllowance(user);
     return fail(OUTLINE_REWRITING_MESSAGE, 409);
+  }
   const asked = getOutlineForUser(outlineId, user.id)!;
   await ensureOutlineJob(asked);
   publishChange(`outline:${outline.id}`);
