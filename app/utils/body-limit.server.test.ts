@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkBodySize } from './body-limit.server';
+import { MAX_DOCUMENT_BYTES } from '~/domain/material';
+import { bodyLimitFor, checkBodySize } from './body-limit.server';
 
 describe('checkBodySize', () => {
   it('accepts ordinary bodies and bodiless methods', () => {
@@ -24,6 +25,7 @@ describe('checkBodySize', () => {
   });
 
   it('lets a document of up to 10 MB through on /create, and no more', () => {
+    expect(bodyLimitFor('/create')).toBeGreaterThanOrEqual(MAX_DOCUMENT_BYTES + 512 * 1024);
     expect(checkBodySize('POST', '/create', String(10 * 1024 * 1024 + 50_000), undefined)).toEqual({
       ok: true,
     });
