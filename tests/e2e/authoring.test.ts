@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../support/browser';
-import { signUp } from '../support/members';
+import { signInAs, signUp } from '../support/members';
 import { docxWithSections, pdfWithSections } from '../support/material-fixtures';
 
 /**
@@ -107,6 +107,48 @@ describe('authoring in a browser', () => {
     await page.waitForURL(/\/course\/[\w-]+$/);
     await page.getByTestId('lesson-theory').waitFor();
     expect(await courseOutline(page)).toEqual(expected);
+    await page.context().close();
+  });
+
+  it('rewrites the outline with an instruction, and edits it without JavaScript', async () => {
+    const page = await e2e.newPage();
+    const member = await signUp(page, dataDir);
+    await submitCreate(page, 'Chess', 'Openings');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(/\/topics\/[\w-]+$/);
+    await page.getByTestId('outline').waitFor();
+    const url = page.url();
+    const before = await shownOutline(page);
+
+    await page.getByLabel('Rewrite the outline').fill('add a practice game');
+    await page.getByRole('button', { name: 'Rewrite the outline' }).click();
+    // The new outline replaces the old one by itself once the AI has written it.
+    await page
+      .getByTestId('outline')
+      .getByText(`${before[0]!.title}: add a practice game`)
+      .waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('outline-rewriting').count()).resolves.toBe(0);
+
+    // Without JavaScript the same buttons post the form, and the server applies them.
+    const context = await e2e.browser.newContext({
+      baseURL: e2e.baseURL,
+      javaScriptEnabled: false,
+    });
+    await signInAs(context, e2e.baseURL, dataDir, member);
+    const plain = await context.newPage();
+    await plain.goto(url);
+    const first = (await shownOutline(plain))[0]!;
+    await plain.getByRole('button', { name: `Remove lesson “${first.lessons[0]}”` }).click();
+    await plain.waitForURL(url);
+    await plain.getByLabel(`Rename topic “${first.title}”`).click();
+    await plain.getByLabel('Topic 1 title').fill('Openings, Revisited');
+    await plain.getByRole('button', { name: 'Save the titles' }).first().click();
+    await plain.waitForURL(url);
+    expect((await shownOutline(plain))[0]).toEqual({
+      title: 'Openings, Revisited',
+      lessons: first.lessons.slice(1),
+    });
+    await context.close();
     await page.context().close();
   });
 

@@ -138,7 +138,8 @@ describe('material that cannot be used', () => {
       { name: 'huge.pdf', bytes: tooLarge, status: 413, message: MATERIAL_MESSAGES.tooLarge },
       {
         name: 'long.pdf',
-        bytes: await longPdf(MAX_DOCUMENT_PAGES + 1),
+        // Counted before a page is read: a few words a page will do.
+        bytes: await longPdf(MAX_DOCUMENT_PAGES + 1, 5),
         status: 413,
         message: MATERIAL_MESSAGES.tooManyPages(MAX_DOCUMENT_PAGES + 1),
       },
@@ -212,6 +213,7 @@ describe('a member’s document', () => {
 });
 
 describe('reading a 200-page PDF', () => {
+  const ROUNDS = 2;
   it('does not stall the landing page: its p99 during the upload stays within 2× idle', async () => {
     const { member, headers } = await signedIn('monthly');
     const pdf = await longPdf(MAX_DOCUMENT_PAGES);
@@ -222,18 +224,18 @@ describe('reading a 200-page PDF', () => {
     });
     expect(warm.status).toBe(302);
 
-    // Three rounds, each an idle window then an upload, so that a shared machine's load drifting
-    // between the two measurements weighs on both alike.
+    // Rounds of an idle window then an upload, so that a shared machine's load drifting between
+    // the two measurements weighs on both alike.
     const idle: number[] = [];
     const during: number[] = [];
     let uploadMs = 0;
-    for (let round = 0; round < 3; round += 1) {
-      idle.push(...(await landingSamples(app.baseURL, 2_500)));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      idle.push(...(await landingSamples(app.baseURL, 2_000)));
       const started = Date.now();
       const upload = create(headers, { file: { name: `atlas-${round}.pdf`, bytes: pdf } });
       during.push(...(await landingSamples(app.baseURL, upload)));
       const response = await upload;
-      uploadMs += (Date.now() - started) / 3;
+      uploadMs += (Date.now() - started) / ROUNDS;
       expect(response.status).toBe(302);
       const outlineId = response.headers.get('location')!.split('/topics/')[1]!;
       const stored = appDatabase(app.dataDir)
@@ -253,7 +255,7 @@ describe('reading a 200-page PDF', () => {
     );
     expect(during.length).toBeGreaterThan(20);
     expect(duringP99 / idleP99).toBeLessThanOrEqual(2);
-  });
+  }, 120_000);
 });
 
 describe('POST /api/outline/:id', () => {

@@ -49,7 +49,7 @@ export function pdfWithSections(sections: FixtureSection[]): Promise<Buffer> {
  * A long PDF of dense pages, as a handbook's are: `pages` pages of about 4,000 characters each
  * in small type, a heading every ten pages.
  */
-export function longPdf(pages: number): Promise<Buffer> {
+export function longPdf(pages: number, wordsPerPage = 600): Promise<Buffer> {
   const words =
     'rivers carve valleys over thousands of years carrying sediment from mountains to the sea while deltas grow'.split(
       ' ',
@@ -60,7 +60,7 @@ export function longPdf(pages: number): Promise<Buffer> {
       if (page % 10 === 0) doc.fontSize(18).text(`Chapter ${page / 10 + 1}: Rivers and Valleys`);
       // Different words on every page, so no two pages' text is the same.
       const text = Array.from(
-        { length: 600 },
+        { length: wordsPerPage },
         (_, i) => words[(i * 7 + page * 3) % words.length],
       ).join(' ');
       doc.fontSize(8).text(`${text}.`);
