@@ -78,6 +78,27 @@ export function OutlineEditor({
     }
   }, [topics]);
 
+  // Titles typed in the moment before the page goes away are sent on their way out (keepalive),
+  // so a reload right after typing loses nothing.
+  const latest = useRef(topics);
+  latest.current = topics;
+  useEffect(() => {
+    const flush = () => {
+      if (!typingTimer.current) return;
+      clearTimeout(typingTimer.current);
+      typingTimer.current = null;
+      if (outlineEditRefusal(latest.current, plan)) return;
+      void fetch(`/api/outline/${outlineId}`, {
+        method: 'POST',
+        keepalive: true,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ topics: latest.current }),
+      });
+    };
+    window.addEventListener('pagehide', flush);
+    return () => window.removeEventListener('pagehide', flush);
+  }, [outlineId, plan]);
+
   const send = useCallback(
     async (outline: EditableOutline) => {
       if (inFlight.current) {

@@ -281,6 +281,16 @@ describe('authoring in a browser', () => {
     await free.waitForURL(/\/course\/[\w-]+$/);
     await free.getByTestId('lesson-theory').getByText('Rivers carry water').waitFor();
     await expect(free.getByTestId('lesson-sources').innerText()).resolves.toBe('Sources: “Rivers”');
+
+    // The plan table says the same on /pricing.
+    await free.goto('/pricing');
+    const plans = free.getByTestId('material-plans');
+    await plans
+      .getByText('Paste up to 20,000 characters of text; documents need a paid plan')
+      .waitFor();
+    await expect(
+      plans.getByText(/Attach a PDF, DOCX, Markdown or text file/).count(),
+    ).resolves.toBe(2);
     await page.context().close();
     await free.context().close();
   });
