@@ -116,9 +116,10 @@ function outlineAnswer(prompt: string, malformedTry: number | undefined): Record
   const subtopicCount = Number(field(prompt, 'Sub-topics per topic') ?? 2) || 2;
   const rewrite = rewriteOutline(prompt, count);
   if (rewrite) return { [key]: rewrite };
-  const headings = listAfter(prompt, 'Document sections').map((line) =>
-    line.replace(/\s*\((pages?) [^)]*\)$/, ''),
-  );
+  // A long section's later parts ("Heading (part 2)") are the same topic.
+  const headings = listAfter(prompt, 'Document sections')
+    .map((line) => line.replace(/\s*\((pages?) [^)]*\)$/, ''))
+    .filter((heading) => !/\(part \d+\)$/.test(heading));
   if (headings.length > 0) return { [key]: materialOutline(headings, count, memberTopics) };
   const phrases = phrasesOf(prompt);
   return {
