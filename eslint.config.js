@@ -106,6 +106,8 @@ export default tseslint.config(
     // The web server takes the app from the build it serves (ADR 0028): importing an app module
     // would load a second copy of it in the web process. Types are free.
     files: ['server/**'],
+    // Tests are not loaded by the web process: they may check the server against the app.
+    ignores: ['server/**/*.test.ts'],
     rules: restrict({
       group: ['~/*', '~/**', '**/app/*', '**/app/**', '**/db/*', '**/jobs/*', '**/jobs/**'],
       allowTypeImports: true,

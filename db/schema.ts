@@ -139,9 +139,72 @@ export const outlines = sqliteTable(
     updatedAt: updatedAt(),
     /** The course's language code (app/domain/languages.ts). */
     language: text('language').notNull().default('en'),
+    /**
+     * "Rewrite the outline" (ADR 0032): the member's one-line instruction while a rewrite is owed,
+     * null otherwise. The written outline stays in `result` until the rewrite replaces it.
+     */
+    rewriteInstruction: text('rewrite_instruction'),
+    /** Counts rewrites asked for: each one's job is its own (`outline-<id>-rewrite-<round>`). */
+    rewriteRound: integer('rewrite_round').notNull().default(0),
+    /** Counts the member's saved edits of `result`, so a page can tell which save the server holds. */
+    revision: integer('revision').notNull().default(0),
   },
   (t) => [index('outlines_user_idx').on(t.userId)],
 );
+
+/** Where a section of the member's material came from: its pages (PDF) or none (other kinds). */
+export interface MaterialSection {
+  /** The document's own heading, or "Pages 3–4" / "Part 2" where it had none. */
+  heading: string;
+  text: string;
+  /** First and last page (PDF only). */
+  pageStart?: number;
+  pageEnd?: number;
+}
+export const MATERIAL_KINDS = ['pdf', 'docx', 'markdown', 'text', 'pasted'] as const;
+export type MaterialKind = (typeof MATERIAL_KINDS)[number];
+
+/**
+ * The member's own material a course is written from (ADR 0032): the text extracted from an
+ * uploaded document or pasted, split into sections. One per outline, made with it (never
+ * without it); the course made from the outline owns it too, and deleting either deletes it.
+ * Only its owner ever reads it.
+ */
+export const sourceDocuments = sqliteTable(
+  'source_documents',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    outlineId: text('outline_id')
+      .notNull()
+      .references(() => outlines.id, { onDelete: 'cascade' }),
+    courseId: text('course_id').references(() => courses.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: MATERIAL_KINDS }).notNull(),
+    /** The file's name as uploaded, or "Pasted text". */
+    name: text('name').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    pageCount: integer('page_count'),
+    charCount: integer('char_count').notNull(),
+    sections: text('sections', { mode: 'json' }).$type<MaterialSection[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('source_documents_outline_unique').on(t.outlineId),
+    index('source_documents_course_idx').on(t.courseId),
+    index('source_documents_user_idx').on(t.userId),
+  ],
+);
+
+/** The sections of the member's material a lesson was written from, as its page lists them. */
+export interface LessonSource {
+  /** Index in the document's sections (its anchor on /documents/:id). */
+  section: number;
+  heading: string;
+  pageStart: number | null;
+  pageEnd: number | null;
+}
 
 export const courses = sqliteTable(
   'courses',
@@ -211,6 +274,8 @@ export const lessons = sqliteTable(
     lastError: text('last_error'),
     generatedAt: integer('generated_at', { mode: 'timestamp_ms' }),
     mediaState: text('media_state', { enum: MEDIA_STATES }).notNull().default('pending'),
+    /** The sections of the course's material the lesson drew on (none without material). */
+    sources: text('sources', { mode: 'json' }).$type<LessonSource[]>(),
   },
   (t) => [
     uniqueIndex('lessons_topic_position_unique').on(t.topicId, t.position),

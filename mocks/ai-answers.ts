@@ -114,6 +114,13 @@ function outlineAnswer(prompt: string, malformedTry: number | undefined): Record
     .map((topic) => topic.trim())
     .filter(Boolean);
   const subtopicCount = Number(field(prompt, 'Sub-topics per topic') ?? 2) || 2;
+  const rewrite = rewriteOutline(prompt, count);
+  if (rewrite) return { [key]: rewrite };
+  // A long section's later parts ("Heading (part 2)") are the same topic.
+  const headings = listAfter(prompt, 'Document sections')
+    .map((line) => line.replace(/\s*\((pages?) [^)]*\)$/, ''))
+    .filter((heading) => !/\(part \d+\)$/.test(heading));
+  if (headings.length > 0) return { [key]: materialOutline(headings, count, memberTopics) };
   const phrases = phrasesOf(prompt);
   return {
     [key]: phrases
@@ -122,12 +129,112 @@ function outlineAnswer(prompt: string, malformedTry: number | undefined): Record
   };
 }
 
+/** The numbered lines ("1. ...") after a `Label:` line of the prompt, without their numbers. */
+function listAfter(prompt: string, label: string): string[] {
+  const lines = prompt.split('\n');
+  const start = lines.findIndex((line) => line.trim() === `${label}:`);
+  if (start < 0) return [];
+  const items: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    const match = /^\d+\.\s+(.*)$/.exec(line.trim());
+    if (!match) break;
+    items.push(match[1]!.trim());
+  }
+  return items;
+}
+
+const blankLesson = (title: string) => ({ title, theory: '', youtube: '', image: '', done: false });
+
+/**
+ * An outline from the member's material (ADR 0032): one topic per section heading, in the
+ * document's order, with lessons named after it, so the demo visibly follows the document.
+ */
+function materialOutline(headings: string[], count: number, memberTopics: string[]) {
+  const topics = headings.slice(0, count).map((heading) => ({
+    title: heading,
+    subtopics: [blankLesson(`Understanding ${heading}`), blankLesson(`${heading}: Key Points`)],
+  }));
+  for (const member of memberTopics) {
+    if (topics.length >= count) break;
+    if (topics.some((topic) => topic.title.toLowerCase() === member.toLowerCase())) continue;
+    topics.push({
+      title: member,
+      subtopics: [blankLesson(`Understanding ${member}`), blankLesson(`${member} by Example`)],
+    });
+  }
+  return topics;
+}
+
+/**
+ * "Rewrite the outline": the current outline (from the prompt) with the member's instruction
+ * visibly applied: each topic gains a lesson named after it ("Topic: instruction"), so a test or
+ * a person trying the demo sees the rewrite took the instruction.
+ */
+function rewriteOutline(prompt: string, count: number) {
+  const instruction = field(prompt, 'Instruction');
+  const current = listAfter(prompt, 'Current outline');
+  if (!instruction || current.length === 0) return undefined;
+  return current.slice(0, count).map((line) => {
+    const at = line.lastIndexOf(' | ');
+    const title = at < 0 ? line : line.slice(0, at);
+    const lessons =
+      at < 0
+        ? []
+        : line
+            .slice(at + 3)
+            .split('; ')
+            .filter(Boolean);
+    const added = `${title}: ${instruction}`.slice(0, 190);
+    return {
+      title,
+      subtopics: [...lessons.slice(0, 3), added].map(blankLesson),
+    };
+  });
+}
+
+/** The first passage of a lesson prompt's `Source passages:` ("[n] Heading (pages)" then its text). */
+function firstPassage(prompt: string): { source: string; text: string } | undefined {
+  const lines = prompt.split('\n');
+  const start = lines.findIndex((line) => line.trim() === 'Source passages:');
+  if (start < 0) return undefined;
+  const head = /^\[\d+\]\s+(.*)$/.exec(lines[start + 1]?.trim() ?? '');
+  if (!head) return undefined;
+  return { source: head[1]!, text: (lines[start + 2] ?? '').trim() };
+}
+
+/** A lesson written from the member's passages: it quotes the material and names where from. */
+function materialLesson(subject: string, main: string, passage: { source: string; text: string }) {
+  const opening = passage.text
+    .split(/(?<=[.!?])\s+/)
+    .slice(0, 2)
+    .join(' ')
+    .slice(0, 300);
+  return [
+    `## ${subject}`,
+    '',
+    `Your material (${passage.source}) says: "${opening}"`,
+    '',
+    `This lesson of ${main} explains that passage step by step.`,
+    '',
+    '### Key ideas',
+    '',
+    `- What the material says about ${subject}`,
+    '- The terms it uses, explained',
+    '',
+    '### Summary',
+    '',
+    `Read the passage again with these ideas in mind, then move on.`,
+  ].join('\n');
+}
+
 export function mockMarkdownLesson(prompt: string): string {
   const main = field(prompt, 'Main topic') ?? 'this course';
   const subject =
     field(prompt, 'Sub-topic') ?? (prompt.replace(/\s+/g, ' ').trim().slice(0, 120) || 'the topic');
   const instruction = field(prompt, 'Instruction');
   if (instruction) return rewrittenLesson(subject, main, instruction);
+  const passage = firstPassage(prompt);
+  if (passage) return materialLesson(subject, main, passage);
   const phrases = phrasesOf(prompt);
   if (phrases) return localizedLesson(subject, main, phrases);
   if (/^Transcript:/im.test(prompt)) {

@@ -20,6 +20,7 @@ const entries = {
   'bin/restore': 'scripts/restore.ts',
   'threads/sanitize-html': 'app/utils/sanitize-html-thread.server.ts',
   'threads/export-pdf': 'app/services/export/pdf-thread.server.ts',
+  'threads/material': 'app/services/material/extract-thread.server.ts',
 };
 
 const quiet = process.argv.includes('--quiet');

@@ -11,6 +11,8 @@ const build = {
     ...route('course', 'api/course', { loader() {}, action() {} }),
     ...route('prompt', 'api/prompt', { action() {} }),
     ...route('courses', 'api/courses', { loader() {} }),
+    ...route('outline', 'api/outline/:outlineId', { loader() {}, action() {} }),
+    ...route('document', 'api/document/:id', { loader() {} }),
     ...route('home', 'home', { loader() {} }),
   },
 } as unknown as Pick<ServerBuild, 'routes'>;
@@ -34,5 +36,16 @@ describe('apiMethodGuard', () => {
       message: 'Method Not Allowed',
     });
     expect(refuse('DELETE', '/api/courses')).toMatchObject({ status: 405, allow: 'GET, HEAD' });
+  });
+
+  it('matches a path with a parameter by its pattern, one segment per parameter', () => {
+    expect(refuse('POST', '/api/outline/abc123')).toBeNull();
+    expect(refuse('GET', '/api/outline/abc123/')).toBeNull();
+    expect(refuse('POST', '/api/document/abc123')).toMatchObject({
+      status: 405,
+      allow: 'GET, HEAD',
+    });
+    expect(refuse('GET', '/api/outline/abc/extra')).toEqual({ status: 404, message: 'Not Found' });
+    expect(refuse('GET', '/api/outline')).toEqual({ status: 404, message: 'Not Found' });
   });
 });

@@ -15,19 +15,30 @@ export function apiMethodGuard(build: Pick<ServerBuild, 'routes'>) {
     const parent = route.parentId ? fullPath(route.parentId) : '';
     return route.path ? `${parent}/${route.path}` : parent;
   };
-  const methods = new Map<string, { loader: boolean; action: boolean }>();
+  type Methods = { loader: boolean; action: boolean };
+  const methods = new Map<string, Methods>();
+  // Paths with a parameter (`/api/outline/:outlineId`): one segment for each `:name`.
+  const patterns: { pattern: RegExp; methods: Methods }[] = [];
   for (const [id, route] of Object.entries(build.routes)) {
     const path = fullPath(id);
-    if (!route || !path.startsWith('/api/') || path.includes(':') || path.includes('*')) continue;
-    methods.set(path, {
-      loader: Boolean(route.module.loader),
-      action: Boolean(route.module.action),
-    });
+    if (!route || !path.startsWith('/api/') || path.includes('*')) continue;
+    const answers = { loader: Boolean(route.module.loader), action: Boolean(route.module.action) };
+    if (!path.includes(':')) methods.set(path, answers);
+    else {
+      const segments = path
+        .split('/')
+        .map((segment) =>
+          segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        );
+      patterns.push({ pattern: new RegExp(`^${segments.join('/')}$`), methods: answers });
+    }
   }
 
   return function refuse(method: string, path: string): ApiMethodRefusal | null {
     if (!path.startsWith('/api/')) return null;
-    const route = methods.get(path.replace(/\/+$/, ''));
+    const trimmed = path.replace(/\/+$/, '');
+    const route =
+      methods.get(trimmed) ?? patterns.find(({ pattern }) => pattern.test(trimmed))?.methods;
     if (!route) return { status: 404, message: 'Not Found' };
     const reading = method === 'GET' || method === 'HEAD';
     if (reading ? route.loader : route.action) return null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkBodySize } from './body-limit';
+import { MAX_DOCUMENT_BYTES } from '../app/domain/material';
+import { bodyLimitFor, checkBodySize } from './body-limit';
 
 describe('checkBodySize', () => {
   it('accepts ordinary bodies and bodiless methods', () => {
@@ -20,6 +21,17 @@ describe('checkBodySize', () => {
   it('lets whole courses through on the course routes', () => {
     expect(checkBodySize('POST', '/api/course', String(5 * 1024 * 1024), undefined)).toEqual({
       ok: true,
+    });
+  });
+
+  it('lets a document of up to 10 MB through on /create, and no more', () => {
+    expect(bodyLimitFor('/create')).toBeGreaterThanOrEqual(MAX_DOCUMENT_BYTES + 512 * 1024);
+    expect(checkBodySize('POST', '/create', String(10 * 1024 * 1024 + 50_000), undefined)).toEqual({
+      ok: true,
+    });
+    expect(checkBodySize('POST', '/create', String(12 * 1024 * 1024), undefined)).toMatchObject({
+      ok: false,
+      status: 413,
     });
   });
 

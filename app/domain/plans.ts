@@ -33,6 +33,11 @@ export interface PlanDefinition {
     /** Topic-count choices offered on /create (5 for free, 5 or 10 for paid). */
     topicCounts: readonly number[];
     courseTypes: readonly CourseType[];
+    /**
+     * A course from the member's own material (ADR 0032): whether documents may be attached,
+     * and how many characters of text may be pasted.
+     */
+    material: { documents: boolean; pastedChars: number };
   };
 }
 
@@ -54,7 +59,11 @@ export const PLAN_DEFINITIONS = {
       included('Create Unlimited Course'),
       excluded('Video & Theory Course'),
     ],
-    limits: { topicCounts: [5], courseTypes: ['text'] },
+    limits: {
+      topicCounts: [5],
+      courseTypes: ['text'],
+      material: { documents: false, pastedChars: 20_000 },
+    },
   },
   monthly: {
     id: 'monthly',
@@ -70,7 +79,11 @@ export const PLAN_DEFINITIONS = {
       included('Create Unlimited Course'),
       included('Video & Theory Course'),
     ],
-    limits: { topicCounts: [5, 10], courseTypes: ['text', 'video'] },
+    limits: {
+      topicCounts: [5, 10],
+      courseTypes: ['text', 'video'],
+      material: { documents: true, pastedChars: 100_000 },
+    },
   },
   yearly: {
     id: 'yearly',
@@ -86,7 +99,11 @@ export const PLAN_DEFINITIONS = {
       included('Create Unlimited Course'),
       included('Video & Theory Course'),
     ],
-    limits: { topicCounts: [5, 10], courseTypes: ['text', 'video'] },
+    limits: {
+      topicCounts: [5, 10],
+      courseTypes: ['text', 'video'],
+      material: { documents: true, pastedChars: 100_000 },
+    },
   },
 } as const satisfies Record<PlanId, PlanDefinition>;
 

@@ -1,5 +1,12 @@
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
-import { courses, lessons, type CourseType, type MediaState } from '../../db/schema';
+import {
+  courses,
+  lessons,
+  topics,
+  type CourseType,
+  type LessonSource,
+  type MediaState,
+} from '../../db/schema';
 import { db, writeTransaction } from '~/utils/db.server';
 
 /**
@@ -38,6 +45,8 @@ export interface LessonJobContext {
     photoUrl: string | null;
     language: string;
   };
+  /** The title of the lesson's topic (its material's passages are chosen with it). */
+  topicTitle: string;
   /** The course's first lesson also looks for the course card photo. */
   isFirst: boolean;
 }
@@ -54,9 +63,11 @@ export function getLessonJobContext(lessonId: number): LessonJobContext | undefi
         photoUrl: courses.photoUrl,
         language: courses.language,
       },
+      topicTitle: topics.title,
     })
     .from(lessons)
     .innerJoin(courses, eq(courses.id, lessons.courseId))
+    .innerJoin(topics, eq(topics.id, lessons.topicId))
     .where(eq(lessons.id, lessonId))
     .get();
   return row ? { ...row, isFirst: row.lesson.ordinal === 0 } : undefined;
@@ -127,12 +138,19 @@ function mediaColumns(media: LessonMedia) {
  */
 export function storeLessonContent(
   lessonId: number,
-  content: { theory: string; media: LessonMedia; mediaState: MediaState },
+  content: {
+    theory: string;
+    media: LessonMedia;
+    mediaState: MediaState;
+    /** The sections of the course's material the theory was written from (ADR 0032). */
+    sources?: LessonSource[] | null;
+  },
 ): boolean {
   const result = db()
     .update(lessons)
     .set({
       theory: content.theory,
+      sources: content.sources?.length ? content.sources : null,
       ...mediaColumns(content.media),
       mediaState: content.mediaState,
       state: 'done',

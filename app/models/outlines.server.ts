@@ -1,12 +1,29 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import { outlines, type CourseType, type GenerationState } from '../../db/schema';
+import { and, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import {
+  outlines,
+  sourceDocuments,
+  type CourseType,
+  type GenerationState,
+  type MaterialKind,
+  type MaterialSection,
+} from '../../db/schema';
 import type { Db } from '../../db/connection';
 import { DEFAULT_LANGUAGE } from '~/domain/languages';
-import { db } from '~/utils/db.server';
+import { db, writeTransaction } from '~/utils/db.server';
 import { newId } from '~/utils/ids.server';
 
 export type Outline = typeof outlines.$inferSelect;
 export type OutlineTopics = NonNullable<Outline['result']>;
+
+/**
+ * Work the AI owes an outline: it is not written yet, or the member asked for a rewrite
+ * (ADR 0032); a cancelled one is owed nothing. Every write a try makes is guarded by it.
+ */
+const owed = () =>
+  and(
+    ne(outlines.state, 'cancelled'),
+    or(isNull(outlines.result), isNotNull(outlines.rewriteInstruction)),
+  );
 
 /**
  * The insert of /create, built and prepared once per connection: drizzle otherwise rebuilds
@@ -31,6 +48,17 @@ function prepareCreateOutline(database: Db) {
 
 const createStatements = new WeakMap<Db, ReturnType<typeof prepareCreateOutline>>();
 
+/** The member's material, read and split into sections, stored with the outline it is for. */
+export interface NewMaterial {
+  kind: MaterialKind;
+  name: string;
+  byteSize: number;
+  pageCount: number | null;
+  charCount: number;
+  /** The sections (MaterialSection[]) as JSON text, made off the request thread. */
+  sectionsJson: string;
+}
+
 export function createOutline(input: {
   userId: string;
   mainTopic: string;
@@ -38,14 +66,34 @@ export function createOutline(input: {
   topicCount: number;
   courseType: CourseType;
   language?: string;
+  /** Stored in the same transaction: an outline and its material exist together or not at all. */
+  material?: NewMaterial;
 }): Outline {
+  const { material, ...request } = input;
+  const values = { id: newId(), ...request, language: request.language ?? DEFAULT_LANGUAGE };
+  if (material)
+    return writeTransaction((tx) => {
+      const outline = tx.insert(outlines).values(values).returning().get();
+      const { sectionsJson, ...document } = material;
+      tx.insert(sourceDocuments)
+        .values({
+          id: newId(),
+          userId: outline.userId,
+          outlineId: outline.id,
+          ...document,
+          // Stored as the thread wrote it: the request thread never parses or serializes it.
+          sections: sql`${sectionsJson}`,
+        })
+        .run();
+      return outline;
+    });
   const database = db();
   let statement = createStatements.get(database);
   if (!statement) {
     statement = prepareCreateOutline(database);
     createStatements.set(database, statement);
   }
-  return statement.get({ id: newId(), ...input, language: input.language ?? DEFAULT_LANGUAGE });
+  return statement.get(values);
 }
 
 export function getOutline(id: string): Outline | undefined {
@@ -66,7 +114,7 @@ export function markOutlineRunning(id: string, failuresSoFar: number) {
   db()
     .update(outlines)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'running', updatedAt: new Date() })
-    .where(and(eq(outlines.id, id), isNull(outlines.result), ne(outlines.state, 'cancelled')))
+    .where(and(eq(outlines.id, id), owed()))
     .run();
 }
 
@@ -75,7 +123,7 @@ export function markOutlineWaiting(id: string, failuresSoFar: number) {
   db()
     .update(outlines)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'queued', updatedAt: new Date() })
-    .where(and(eq(outlines.id, id), isNull(outlines.result), ne(outlines.state, 'cancelled')))
+    .where(and(eq(outlines.id, id), owed()))
     .run();
 }
 
@@ -110,7 +158,7 @@ export function recordOutlineFailure(
       failureKind: kind,
       updatedAt: new Date(),
     })
-    .where(and(eq(outlines.id, id), isNull(outlines.result), ne(outlines.state, 'cancelled')))
+    .where(and(eq(outlines.id, id), owed()))
     .run();
 }
 
@@ -143,14 +191,165 @@ export function retitleOutline(id: string, mainTopic: string): boolean {
   );
 }
 
-/** Links the outline to the course made from it, once; false if it already has one. */
+/**
+ * Links the outline to the course made from it, once, and gives the course the outline's
+ * material (so deleting the course deletes it); false if it already has a course or is being
+ * rewritten.
+ */
 export function claimOutline(id: string, courseId: string): boolean {
+  return writeTransaction((tx) => {
+    const claimed =
+      tx
+        .update(outlines)
+        .set({ courseId, updatedAt: new Date() })
+        .where(
+          and(eq(outlines.id, id), isNull(outlines.courseId), isNull(outlines.rewriteInstruction)),
+        )
+        .run().changes === 1;
+    if (claimed)
+      tx.update(sourceDocuments).set({ courseId }).where(eq(sourceDocuments.outlineId, id)).run();
+    return claimed;
+  });
+}
+
+/** Stores the member's edit of a written outline; false once it has a course or is being rewritten. */
+export function saveOutlineEdit(id: string, topics: OutlineTopics): boolean {
   return (
     db()
       .update(outlines)
-      .set({ courseId, updatedAt: new Date() })
-      .where(and(eq(outlines.id, id), isNull(outlines.courseId)))
+      .set({ result: topics, revision: sql`${outlines.revision} + 1`, updatedAt: new Date() })
+      .where(
+        and(
+          eq(outlines.id, id),
+          isNotNull(outlines.result),
+          isNull(outlines.courseId),
+          isNull(outlines.rewriteInstruction),
+        ),
+      )
       .run().changes === 1
+  );
+}
+
+/**
+ * "Rewrite the outline": a written outline without a course is owed again, with the member's
+ * instruction; the written one stays until the rewrite replaces it. Returns the rewrite's round
+ * (its job's name), or null when the outline cannot be rewritten now.
+ */
+export function requestOutlineRewrite(id: string, instruction: string): number | null {
+  const row = db()
+    .update(outlines)
+    .set({
+      rewriteInstruction: instruction,
+      rewriteRound: sql`${outlines.rewriteRound} + 1`,
+      state: 'queued',
+      attempts: 0,
+      lastError: null,
+      failureKind: null,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(outlines.id, id),
+        isNotNull(outlines.result),
+        isNull(outlines.courseId),
+        isNull(outlines.rewriteInstruction),
+      ),
+    )
+    .returning({ round: outlines.rewriteRound })
+    .get();
+  return row?.round ?? null;
+}
+
+/** The member stops a rewrite: the outline stays as it was. False when none was under way. */
+export function stopOutlineRewrite(id: string): boolean {
+  return (
+    db()
+      .update(outlines)
+      .set({
+        rewriteInstruction: null,
+        state: 'done',
+        attempts: 0,
+        lastError: null,
+        failureKind: null,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(outlines.id, id), isNotNull(outlines.rewriteInstruction)))
+      .run().changes === 1
+  );
+}
+
+/** The rewrite of `round` replaces the outline, once; false if it was stopped or superseded. */
+export function storeRewrittenOutline(id: string, round: number, topics: OutlineTopics): boolean {
+  return (
+    db()
+      .update(outlines)
+      .set({
+        result: topics,
+        rewriteInstruction: null,
+        revision: sql`${outlines.revision} + 1`,
+        state: 'done',
+        attempts: 0,
+        lastError: null,
+        failureKind: null,
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(outlines.id, id),
+          eq(outlines.rewriteRound, round),
+          isNotNull(outlines.rewriteInstruction),
+          isNull(outlines.courseId),
+        ),
+      )
+      .run().changes === 1
+  );
+}
+
+/** The member's material an outline is written from (ADR 0032), as the jobs read it. */
+export interface OutlineMaterial {
+  id: string;
+  name: string;
+  kind: MaterialKind;
+  pageCount: number | null;
+  sections: MaterialSection[];
+}
+
+export function materialOfOutline(outlineId: string): OutlineMaterial | undefined {
+  return db()
+    .select({
+      id: sourceDocuments.id,
+      name: sourceDocuments.name,
+      kind: sourceDocuments.kind,
+      pageCount: sourceDocuments.pageCount,
+      sections: sourceDocuments.sections,
+    })
+    .from(sourceDocuments)
+    .where(eq(sourceDocuments.outlineId, outlineId))
+    .get();
+}
+
+/** What the outline's page says of its material: no sections, only their count. */
+export interface MaterialSummary {
+  id: string;
+  name: string;
+  kind: MaterialKind;
+  pageCount: number | null;
+  charCount: number;
+}
+
+function materialSummary(outlineId: string): MaterialSummary | null {
+  return (
+    db()
+      .select({
+        id: sourceDocuments.id,
+        name: sourceDocuments.name,
+        kind: sourceDocuments.kind,
+        pageCount: sourceDocuments.pageCount,
+        charCount: sourceDocuments.charCount,
+      })
+      .from(sourceDocuments)
+      .where(eq(sourceDocuments.outlineId, outlineId))
+      .get() ?? null
   );
 }
 
@@ -167,6 +366,12 @@ export interface OutlineStatus {
   unusable: boolean;
   /** The course language code: the outline is written in it. */
   language: string;
+  /** The member's saved edits so far (ADR 0032). */
+  revision: number;
+  /** "Rewrite the outline" is under way with this instruction; null otherwise. */
+  rewriting: string | null;
+  /** The member's own material the course is written from, if any. */
+  material: MaterialSummary | null;
   /** Changes whenever anything above does (for long polling). */
   version: string;
 }
@@ -185,16 +390,26 @@ export function outlineStatus(outline: Outline): OutlineStatus {
     courseId: outline.courseId,
     unusable: outline.failureKind === 'unusable' && outline.attempts >= UNUSABLE_NOTICE_AFTER,
     language: outline.language,
-    version: `${outline.state}:${outline.attempts}:${outline.courseId ?? ''}:${outline.mainTopic}`,
+    revision: outline.revision,
+    rewriting: outline.rewriteInstruction,
+    material: materialSummary(outline.id),
+    version: `${outline.state}:${outline.attempts}:${outline.courseId ?? ''}:${outline.mainTopic}:${outline.revision}:${outline.rewriteRound}:${outline.rewriteInstruction === null ? '' : 'rewriting'}`,
   };
 }
 
-/** Outlines still owed by the AI (not written, not cancelled): the work the sweeper keeps a job for. */
-export function listUnfinishedOutlineIds(): string[] {
+/**
+ * Outlines still owed by the AI (not written or being rewritten, not cancelled), with the round
+ * their job is named by: the work the sweeper keeps a job for.
+ */
+export function listUnfinishedOutlines(): { outlineId: string; round: number }[] {
   return db()
-    .select({ id: outlines.id })
+    .select({
+      outlineId: outlines.id,
+      round: outlines.rewriteRound,
+      rewriting: outlines.rewriteInstruction,
+    })
     .from(outlines)
-    .where(and(isNull(outlines.result), ne(outlines.state, 'cancelled')))
+    .where(owed())
     .all()
-    .map((row) => row.id);
+    .map((row) => ({ outlineId: row.outlineId, round: row.rewriting === null ? 0 : row.round }));
 }

@@ -20,11 +20,13 @@ import {
   retitleOutline,
   type Outline,
 } from '~/models/outlines.server';
+import { OUTLINE_REWRITING_MESSAGE } from '~/domain/outline-edit';
 import type { User } from '~/models/users.server';
 import { AI_ALLOWANCE_MESSAGE, planRefusal } from '~/domain/plans';
 import { fail, ok, type Result } from '~/domain/result';
 import { aiAllowance } from '~/services/ai-allowance.server';
 import { keepQuizzesGenerating } from '~/services/quizzes.server';
+import { readMaterial, type MaterialUpload } from '~/services/material/intake.server';
 import { log } from '~/utils/logger.server';
 import { tooManyRequestsFailure } from '~/utils/rate-limit.server';
 import { jobServiceUp } from '~/utils/redis.server';
@@ -43,10 +45,15 @@ export async function startOutline(
     topicCount: number;
     type: CourseType;
     language?: string;
+    /** The member's own material (ADR 0032): a document or pasted text, read here. */
+    material?: MaterialUpload;
   },
 ): Promise<Result<Outline>> {
   const refused = planRefusal(user.plan, input);
   if (refused) return fail(refused, 403);
+  // Read before the allowance is counted: a refused document costs nothing and creates nothing.
+  const material = input.material ? await readMaterial(user, input.material) : ok(undefined);
+  if (!material.ok) return material;
   if (!(await aiAllowance(user)).allowed) return fail(AI_ALLOWANCE_MESSAGE, 429);
   const outline = createOutline({
     userId: user.id,
@@ -55,16 +62,18 @@ export async function startOutline(
     topicCount: input.topicCount,
     courseType: input.type,
     language: input.language,
+    material: material.value,
   });
   await ensureOutlineJob(outline);
   return ok(outline);
 }
 
-/** Enqueues the outline's job unless it is done; a no-op when the job exists. */
+/** Enqueues the outline's job (or its rewrite's) unless it is owed nothing; a no-op when the job exists. */
 export async function ensureOutlineJob(outline: Outline) {
-  if (outline.result || outline.state === 'cancelled') return;
+  const rewriting = outline.rewriteInstruction !== null;
+  if ((outline.result && !rewriting) || outline.state === 'cancelled') return;
   try {
-    await outlineQueue.add({ outlineId: outline.id });
+    await outlineQueue.add({ outlineId: outline.id, round: rewriting ? outline.rewriteRound : 0 });
   } catch (error) {
     // The row stays queued; the worker's sweep enqueues it when Redis is back.
     log.warn('outline.enqueue_failed', { outlineId: outline.id, error });
@@ -72,9 +81,9 @@ export async function ensureOutlineJob(outline: Outline) {
 }
 
 /** Drops the outline's pending try (waiting out a backoff); a running one finds the row changed. */
-async function dropOutlineJob(outlineId: string) {
+export async function dropOutlineJob(outlineId: string, round = 0) {
   try {
-    await (await outlineQueue.findJob({ outlineId }))?.remove();
+    await (await outlineQueue.findJob({ outlineId, round }))?.remove();
   } catch (error) {
     log.warn('outline.job_not_removed', { outlineId, error });
   }
@@ -148,9 +157,11 @@ export async function startCourse(user: User, outlineId: string): Promise<Result
   if (!outline) return fail('Not Found', 404);
   if (outline.courseId) return ok(outline.courseId);
   if (!outline.result) return fail('The outline is not ready yet', 409);
+  if (outline.rewriteInstruction !== null) return fail(OUTLINE_REWRITING_MESSAGE, 409);
   const lessonCount = outline.result.reduce((sum, topic) => sum + topic.subtopics.length, 0);
+  // The outline as it stands: the member may have added or removed topics (ADR 0032).
   const refused = planRefusal(user.plan, {
-    topicCount: outline.topicCount,
+    topicCount: outline.result.length,
     type: outline.courseType,
     aiLessons: lessonCount,
   });
@@ -170,7 +181,9 @@ export async function startCourse(user: User, outlineId: string): Promise<Result
   });
   if (!claimOutline(outline.id, course.id)) {
     deleteCourse(course.id);
-    return ok(getOutlineForUser(outlineId, user.id)!.courseId!);
+    const now = getOutlineForUser(outlineId, user.id)!;
+    // Claimed by a second submit meanwhile, or a rewrite began just before.
+    return now.courseId ? ok(now.courseId) : fail(OUTLINE_REWRITING_MESSAGE, 409);
   }
   await enqueueCourseLessons(course.id, lessons);
   await keepQuizzesGenerating(course.id);

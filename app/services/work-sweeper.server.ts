@@ -2,7 +2,7 @@ import { listUnemailedCompletionIds } from '~/models/completions.server';
 import { listUnfinishedLessons } from '~/models/lessons.server';
 import { listRunningRegenerations } from '~/models/lesson-regenerations.server';
 import { listUnsentMailIds } from '~/models/mail-queue.server';
-import { listUnfinishedOutlineIds } from '~/models/outlines.server';
+import { listUnfinishedOutlines } from '~/models/outlines.server';
 import { listUnfinishedQuizzes } from '~/models/quizzes.server';
 import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import { ensureLessonJobs } from '~/queues/lesson.server';
@@ -36,7 +36,7 @@ export async function sweepLostWork(
   // Listings, not lists: each is read again after Redis (see `ensure`), so work finished while
   // the sweep looked is not taken for lost.
   const outlines = await outlineQueue.ensure(() =>
-    listUnfinishedOutlineIds().map((outlineId) => ({ data: { outlineId } })),
+    listUnfinishedOutlines().map(({ outlineId, round }) => ({ data: { outlineId, round } })),
   );
   const lessons = await ensureLessonJobs(listUnfinishedLessons);
   const regenerations = await ensureRegenerationJobs(listRunningRegenerations);

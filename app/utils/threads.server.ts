@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { projectPath, projectRoot } from './project-files.server';
 
 /** True when this module runs from the compiled build, false from its TypeScript source. */
@@ -14,9 +14,13 @@ const compiled = !/\.tsx?$/.test(new URL(import.meta.url).pathname);
  * sources (tests, development) the TypeScript file `sourceFile` through tsx's hooks, which only
  * development installs have.
  */
-export function startThread(name: string, sourceFile: string): Worker {
-  if (compiled) return new Worker(projectPath('build', 'threads', `${name}.js`));
-  return new Worker(sourceThread(sourceFile), { eval: true });
+export function startThread(
+  name: string,
+  sourceFile: string,
+  options: Omit<WorkerOptions, 'eval'> = {},
+): Worker {
+  if (compiled) return new Worker(projectPath('build', 'threads', `${name}.js`), options);
+  return new Worker(sourceThread(sourceFile), { ...options, eval: true });
 }
 
 /**

@@ -29,15 +29,38 @@ export async function readBody(request: Request): Promise<Record<string, unknown
         ? (value as Record<string, unknown>)
         : {};
     }
-    const form = await request.formData();
-    return Object.fromEntries(
-      [...form.keys()].map((key) => {
-        const values = form.getAll(key).map((v) => (typeof v === 'string' ? v : ''));
-        return [key, values.length > 1 ? values : values[0]];
-      }),
-    );
+    return fieldsOf(await request.formData());
   } catch {
     return {};
+  }
+}
+
+/** A form's text fields as readBody gives them (a file field reads as ''). */
+function fieldsOf(form: FormData): Record<string, unknown> {
+  return Object.fromEntries(
+    [...form.keys()].map((key) => {
+      const values = form.getAll(key).map((v) => (typeof v === 'string' ? v : ''));
+      return [key, values.length > 1 ? values : values[0]];
+    }),
+  );
+}
+
+/**
+ * readBody for a form that may carry a file (multipart): the text fields, and the file sent as
+ * `fileField` when one was. The body's size was bounded before (body-limit.server.ts).
+ */
+export async function readBodyWithFile(
+  request: Request,
+  fileField: string,
+): Promise<{ body: Record<string, unknown>; file: File | null }> {
+  const type = request.headers.get('Content-Type') ?? '';
+  if (!type.includes('multipart/form-data')) return { body: await readBody(request), file: null };
+  try {
+    const form = await request.formData();
+    const file = form.get(fileField);
+    return { body: fieldsOf(form), file: file instanceof File ? file : null };
+  } catch {
+    return { body: {}, file: null };
   }
 }
 

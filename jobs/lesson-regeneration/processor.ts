@@ -5,6 +5,7 @@ import {
   recordRegenerationFailure,
   storeRegeneratedLesson,
 } from '~/models/lesson-regenerations.server';
+import { lessonPassages } from '~/services/material/lesson-passages.server';
 import { rewriteLesson } from '~/services/vendors/ai.server';
 import { publishChange } from '~/utils/changes.server';
 import { log } from '~/utils/logger.server';
@@ -32,6 +33,11 @@ export async function processLessonRegeneration(job: Job) {
       subtopic: context.lesson.title,
       language: context.course.language,
       instruction: running.regeneration.instruction,
+      // Written from the same passages of the member's material as the first version.
+      passages: lessonPassages(courseId, {
+        title: context.lesson.title,
+        topicTitle: context.topicTitle,
+      }).passages,
     });
     if (storeRegeneratedLesson(lessonId, token, text.html))
       log.info('lesson.regenerated', { jobId: job.id, lessonId, courseId });

@@ -26,6 +26,8 @@ import {
   videoQuery,
   type Image,
 } from '~/services/vendors/media.server';
+import { lessonPassages } from '~/services/material/lesson-passages.server';
+import type { LessonSource } from '../../db/schema';
 import { publishChange } from '~/utils/changes.server';
 import { startDraft, type DraftWriter } from '~/utils/drafts.server';
 import { log } from '~/utils/logger.server';
@@ -57,6 +59,8 @@ async function findMedia({ lesson, course, isFirst }: LessonJobContext): Promise
 
 interface Produced {
   text: LessonText;
+  /** The sections of the course's material the text was written from. */
+  sources: LessonSource[];
   found?: FoundMedia;
   mediaError?: unknown;
 }
@@ -69,10 +73,17 @@ async function produceLesson(
   context: LessonJobContext,
   onText: (delta: string) => void,
 ): Promise<Produced> {
+  // The member's own material, when the course has some (ADR 0032): the lesson is written from
+  // the passages relevant to it, and lists them as its sources.
+  const { passages, sources } = lessonPassages(context.course.id, {
+    title: context.lesson.title,
+    topicTitle: context.topicTitle,
+  });
   const request = {
     mainTopic: context.course.mainTopic,
     subtopic: context.lesson.title,
     language: context.course.language,
+    passages,
   };
   if (context.course.type === 'text') {
     const [text, media] = await Promise.allSettled([
@@ -81,8 +92,8 @@ async function produceLesson(
     ]);
     if (text.status === 'rejected') throw text.reason;
     return media.status === 'fulfilled'
-      ? { text: text.value, found: media.value }
-      : { text: text.value, mediaError: media.reason };
+      ? { text: text.value, sources, found: media.value }
+      : { text: text.value, sources, mediaError: media.reason };
   }
   let found: FoundMedia | undefined;
   let mediaError: unknown;
@@ -92,11 +103,12 @@ async function produceLesson(
     mediaError = error;
   }
   const videoId = found?.media.youtubeId;
-  const transcript = videoId ? await transcriptText(videoId) : null;
+  // The member's material, when it has passages for this lesson, comes before a video's transcript.
+  const transcript = videoId && !passages ? await transcriptText(videoId) : null;
   const text = transcript
     ? await streamTranscriptSummary({ ...request, transcript }, onText)
     : await streamLesson(request, onText);
-  return { text, found, mediaError };
+  return { text, sources, found, mediaError };
 }
 
 function keepPhoto(context: LessonJobContext, found: FoundMedia | undefined) {
@@ -132,6 +144,7 @@ export async function processLesson(job: Job, token?: string) {
       const produced = await produceLesson(context, draft.append);
       const stored = storeLessonContent(lessonId, {
         theory: produced.text.html,
+        sources: produced.sources,
         media: produced.found?.media ?? {},
         mediaState: produced.mediaError ? 'retrying' : 'done',
       });

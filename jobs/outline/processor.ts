@@ -3,10 +3,19 @@ import {
   getOutline,
   markOutlineRunning,
   markOutlineWaiting,
+  materialOfOutline,
   recordOutlineFailure,
   storeOutlineResult,
+  storeRewrittenOutline,
 } from '~/models/outlines.server';
-import { describeAiFailure, generateOutline } from '~/services/vendors/ai.server';
+import { getUserById } from '~/models/users.server';
+import { topicLimitOf } from '~/domain/outline-edit';
+import { materialDigest } from '~/services/material/relevance.server';
+import {
+  describeAiFailure,
+  generateOutline,
+  type OutlineRequest,
+} from '~/services/vendors/ai.server';
 import { publishChange } from '~/utils/changes.server';
 import { log } from '~/utils/logger.server';
 import { errorMessage, reportProgress, waitOutRateLimit } from '~/queues/retry.server';
@@ -15,14 +24,20 @@ import { outlineQueue } from '~/queues/outline.server';
 /**
  * Asks the AI for the outline and stores it once validated. Any failure
  * (vendor error, malformed answer) is recorded on the row and thrown, so the
- * job retries with backoff; nothing unvalidated is ever stored.
+ * job retries with backoff; nothing unvalidated is ever stored. The same job writes an outline
+ * again when the member asks for a rewrite (ADR 0032): only the rewrite of its own round, and
+ * only while it is still asked for; the written outline stays until then.
  */
 export async function processOutline(job: Job, token?: string) {
-  const { outlineId } = outlineQueue.payload.parse(job.data);
+  const { outlineId, round = 0 } = outlineQueue.payload.parse(job.data);
   const outline = getOutline(outlineId);
   if (!outline) throw new UnrecoverableError(`Outline ${outlineId} was deleted`);
-  if (outline.result) return { outlineId, topics: outline.result.length, skipped: true };
   if (outline.state === 'cancelled') return { outlineId, cancelled: true };
+  const rewriting = outline.rewriteInstruction !== null;
+  if (round > 0 && (!rewriting || outline.rewriteRound !== round))
+    return { outlineId, round, superseded: true };
+  if (round === 0 && outline.result)
+    return { outlineId, topics: outline.result.length, skipped: true };
 
   // Pages waiting on this outline's status are woken by each write.
   const changed = () => publishChange(`outline:${outlineId}`);
@@ -30,16 +45,12 @@ export async function processOutline(job: Job, token?: string) {
   changed();
   await reportProgress(job, 10);
   try {
-    const topics = await generateOutline({
-      mainTopic: outline.mainTopic,
-      subtopics: outline.subtopics,
-      topicCount: outline.topicCount,
-      language: outline.language,
-    });
-    storeOutlineResult(outlineId, topics);
+    const topics = await generateOutline(outlineRequest(outline, round));
+    if (round > 0) storeRewrittenOutline(outlineId, round, topics);
+    else storeOutlineResult(outlineId, topics);
     changed();
     await reportProgress(job, 100);
-    return { outlineId, topics: topics.length };
+    return { outlineId, round, topics: topics.length };
   } catch (error) {
     const failure = describeAiFailure(error);
     await waitOutRateLimit(job, token, error, failure, () => {
@@ -57,4 +68,27 @@ export async function processOutline(job: Job, token?: string) {
     });
     throw error;
   }
+}
+
+/** What the AI is asked: the member's request, their material's digest, and a rewrite's instruction. */
+function outlineRequest(
+  outline: NonNullable<ReturnType<typeof getOutline>>,
+  round: number,
+): OutlineRequest {
+  const material = materialOfOutline(outline.id);
+  const digest = material ? materialDigest(material.sections) : undefined;
+  const rewrite =
+    round > 0 && outline.result && outline.rewriteInstruction
+      ? { instruction: outline.rewriteInstruction, current: outline.result }
+      : undefined;
+  const owner = rewrite ? getUserById(outline.userId) : undefined;
+  return {
+    mainTopic: outline.mainTopic,
+    subtopics: outline.subtopics,
+    // A rewrite may have as many topics as the member's plan allows.
+    topicCount: rewrite && owner ? topicLimitOf(owner.plan).max : outline.topicCount,
+    language: outline.language,
+    material: material && digest ? { name: material.name, ...digest } : undefined,
+    rewrite,
+  };
 }

@@ -56,3 +56,37 @@ function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
+
+/**
+ * The landing page's latencies, sampled open-loop every `everyMs` until `until` settles (or
+ * for `forMs` when it is a number), each request on a connection of its own.
+ */
+export async function landingSamples(
+  baseURL: string,
+  until: Promise<unknown> | number,
+  everyMs = 25,
+): Promise<number[]> {
+  let settled = false;
+  const stop =
+    typeof until === 'number' ? new Promise((resolve) => setTimeout(resolve, until)) : until;
+  void stop.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const samples: Promise<number>[] = [];
+  while (!settled) {
+    const sample = timeLanding(baseURL);
+    // Awaited below; until then a failure must not count as unhandled (a test stopped midway).
+    sample.catch(() => undefined);
+    samples.push(sample);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  await stop;
+  return Promise.all(samples);
+}
+
+/** The p-th percentile (0–100) of the samples, nearest rank. */
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}

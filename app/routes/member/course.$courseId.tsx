@@ -34,6 +34,8 @@ import {
 } from '~/models/courses.server';
 import { getCompletion } from '~/models/completions.server';
 import { getLessonOfCourse, markLessonDone, parseCredit } from '~/models/lessons.server';
+import { documentIdOfCourse } from '~/models/source-documents.server';
+import { describeSources } from '~/domain/material';
 import { keepCourseGenerating, withJobService } from '~/services/course-generation.server';
 import { readLessonNote } from '~/services/lesson-notes.server';
 import { regenerationStatus } from '~/services/lesson-regeneration.server';
@@ -105,6 +107,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       imageUrl: lesson.imageUrl,
       imageCredit: parseCredit(lesson.imageCredit),
       youtubeId: lesson.youtubeId,
+      // The sections of the member's material it was written from (ADR 0032).
+      sources: lesson.sources?.length
+        ? {
+            text: describeSources(lesson.sources),
+            documentId: documentIdOfCourse(course.id),
+            firstSection: lesson.sources[0]!.section + 1,
+          }
+        : null,
     },
     // The member's own notes on this lesson, and where a re-write of it stands.
     note: readLessonNote(user.id, lesson.id).body,
@@ -304,6 +314,19 @@ export default function CourseView() {
         </nav>
         <article className="lesson" data-testid="lesson" data-lesson-id={lesson.id}>
           <h2 {...text}>{lesson.title}</h2>
+          {lesson.theory && lesson.sources ? (
+            <p className="muted lesson-sources" data-testid="lesson-sources">
+              {lesson.sources.documentId ? (
+                <Link
+                  to={`/documents/${lesson.sources.documentId}#section-${lesson.sources.firstSection}`}
+                >
+                  {lesson.sources.text}
+                </Link>
+              ) : (
+                lesson.sources.text
+              )}
+            </p>
+          ) : null}
           {lesson.theory ? (
             <>
               {course.type === 'video' && lesson.youtubeId ? (

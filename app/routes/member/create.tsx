@@ -7,7 +7,7 @@ import {
   type MetaFunction,
 } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
+import { useEffect, useState, type ChangeEvent, type FormEvent, type MouseEvent } from 'react';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { LanguageSelect } from '~/components/language-select';
@@ -26,7 +26,15 @@ import {
   TOPIC_COUNT_CHOICES,
 } from '~/domain/plans';
 import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
-import { cleanText, parseWith, readBody, requiredText } from '~/utils/validation.server';
+import {
+  ACCEPT_ATTRIBUTE,
+  DOCUMENT_EXTENSIONS,
+  MATERIAL_MESSAGES,
+  MAX_DOCUMENT_BYTES,
+  materialAllowance,
+} from '~/domain/material';
+import { getPlan } from '~/domain/plans';
+import { cleanText, parseWith, readBodyWithFile, requiredText } from '~/utils/validation.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Generate Course | CourseGen' }];
@@ -35,7 +43,16 @@ type CourseTypeValue = keyof typeof COURSE_TYPE_LABELS;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { paid: isPaidPlan(user.plan) };
+  const { material } = getPlan(user.plan).limits;
+  return {
+    paid: isPaidPlan(user.plan),
+    // The member's own material (ADR 0032): what their plan lets them give.
+    material: {
+      documents: material.documents,
+      pastedChars: material.pastedChars,
+      allowance: materialAllowance(user.plan),
+    },
+  };
 }
 
 const list = (value: unknown): string[] =>
@@ -73,6 +90,7 @@ interface FormValues {
   topicCount: number;
   type: CourseTypeValue;
   language: string;
+  pasted: string;
 }
 
 function valuesOf(body: Record<string, unknown>): FormValues {
@@ -85,6 +103,7 @@ function valuesOf(body: Record<string, unknown>): FormValues {
       FREE_TOPIC_COUNT,
     type: body.type === 'video' ? 'video' : 'text',
     language: isLanguageCode(body.language) ? body.language : DEFAULT_LANGUAGE,
+    pasted: typeof body.pasted === 'string' ? body.pasted : '',
   };
 }
 
@@ -95,7 +114,7 @@ function valuesOf(body: Record<string, unknown>): FormValues {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const body = await readBody(request);
+  const { body, file } = await readBodyWithFile(request, 'document');
   const values = valuesOf(body);
   const intent = body.intent;
   if (intent === 'add') {
@@ -117,13 +136,14 @@ export async function action({ request }: ActionFunctionArgs) {
     topicCount: parsed.value.topicCount,
     type: parsed.value.type,
     language: parsed.value.language,
+    material: { file, pasted: values.pasted },
   });
   if (!started.ok) return data({ error: started.message, values }, { status: started.status });
   return redirect(`/topics/${started.value.id}`);
 }
 
 export default function Create() {
-  const { paid } = useLoaderData<typeof loader>();
+  const { paid, material } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const submitting = navigation.state === 'submitting' && !navigation.formData?.get('intent');
@@ -133,6 +153,7 @@ export default function Create() {
   const [topicCount, setTopicCount] = useState<number>(initial?.topicCount ?? FREE_TOPIC_COUNT);
   const [type, setType] = useState<CourseTypeValue>(initial?.type ?? 'text');
   const [language, setLanguage] = useState(initial?.language ?? DEFAULT_LANGUAGE);
+  const [pasted, setPasted] = useState(initial?.pasted ?? '');
 
   useEffect(() => {
     if (!actionData) return;
@@ -141,6 +162,7 @@ export default function Create() {
     setTopicCount(actionData.values.topicCount);
     setType(actionData.values.type);
     setLanguage(actionData.values.language);
+    setPasted(actionData.values.pasted);
     if (actionData.error) toast.error(actionData.error);
   }, [actionData]);
 
@@ -165,12 +187,34 @@ export default function Create() {
     else setType(value);
   }
 
+  /** The plan's and the size limits, said at once; the server checks them again. */
+  function chooseDocument(event: ChangeEvent<HTMLInputElement>) {
+    const input = event.currentTarget;
+    const chosen = input.files?.[0];
+    if (!chosen) return;
+    const ending = /\.([A-Za-z0-9]+)$/.exec(chosen.name)?.[1]?.toLowerCase() ?? '';
+    const refusal = !material.documents
+      ? PAID_ONLY_MESSAGE
+      : !DOCUMENT_EXTENSIONS[ending]
+        ? MATERIAL_MESSAGES.unsupported
+        : chosen.size > MAX_DOCUMENT_BYTES
+          ? MATERIAL_MESSAGES.tooLarge
+          : null;
+    if (refusal) {
+      toast.error(refusal);
+      input.value = '';
+    }
+  }
+
   function checkRequired(event: FormEvent<HTMLFormElement>) {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     if (submitter?.name === 'intent') return;
     if (!topic.trim() || !subtopics.some((s) => s.trim())) {
       event.preventDefault();
       toast.error(REQUIRED_FIELDS_MESSAGE);
+    } else if (pasted.length > material.pastedChars) {
+      event.preventDefault();
+      toast.error(MATERIAL_MESSAGES.pastedTooLong(material.pastedChars));
     }
   }
 
@@ -178,7 +222,13 @@ export default function Create() {
     <section className="page narrow create-page">
       <h1>Generate Course</h1>
       <p className="muted">Type a course title and the sub-topics you want; AI writes the rest.</p>
-      <Form method="post" className="form card" onSubmit={checkRequired} noValidate>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="form card"
+        onSubmit={checkRequired}
+        noValidate
+      >
         {actionData?.error ? (
           <noscript>
             <p className="error-text" role="alert">
@@ -270,6 +320,37 @@ export default function Create() {
           ))}
         </fieldset>
         <LanguageSelect value={language} onChange={setLanguage} />
+        <fieldset className="material" data-testid="material">
+          <legend>Your own material (optional)</legend>
+          <p className="muted" id="material-allowance">
+            Build the course from your syllabus, notes or handbook. {material.allowance}.
+          </p>
+          <label>
+            Attach a document
+            <input
+              type="file"
+              name="document"
+              accept={ACCEPT_ATTRIBUTE}
+              aria-describedby="material-allowance"
+              onChange={chooseDocument}
+            />
+          </label>
+          <label>
+            Or paste text
+            <textarea
+              name="pasted"
+              value={pasted}
+              onChange={(e) => setPasted(e.target.value)}
+              rows={5}
+              aria-describedby="material-allowance"
+              placeholder="Paste your notes here (Markdown headings become topics)"
+            />
+          </label>
+          <p className="muted" data-testid="pasted-count">
+            {pasted.length.toLocaleString('en-US')} / {material.pastedChars.toLocaleString('en-US')}{' '}
+            characters
+          </p>
+        </fieldset>
         <button type="submit" className="button primary" disabled={submitting}>
           {submitting ? 'Submitting…' : 'Submit'}
         </button>

@@ -10,6 +10,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useEffect } from 'react';
 import { toast } from 'react-toastify';
 import { GenerationState } from '~/components/generation-state';
+import { OutlineEditor } from '~/components/outline-editor';
 import { getOutlineForUser, outlineStatus, type OutlineStatus } from '~/models/outlines.server';
 import { z } from 'zod';
 import {
@@ -19,6 +20,19 @@ import {
   startCourse,
   withJobService,
 } from '~/services/course-generation.server';
+import {
+  rewriteInstruction,
+  rewriteOutlineOf,
+  saveOutlineOf,
+  stopRewriteOf,
+} from '~/services/outline-authoring.server';
+import {
+  applyOutlineOp,
+  MAX_REWRITE_INSTRUCTION_CHARS,
+  outlineFromFields,
+  parseOutlineOp,
+} from '~/domain/outline-edit';
+import type { Result } from '~/domain/result';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { parseWith, readBody, requiredText } from '~/utils/validation.server';
@@ -33,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const outline = getOutlineForUser(params.outlineId ?? '', user.id);
   if (!outline) throw new Response('Not Found', { status: 404 });
   await ensureOutlineJob(outline);
-  return { status: withJobService(outlineStatus(outline)) };
+  return { status: withJobService(outlineStatus(outline)), plan: user.plan };
 }
 
 const outlineAction = z.discriminatedUnion('intent', [
@@ -43,7 +57,16 @@ const outlineAction = z.discriminatedUnion('intent', [
     intent: z.literal('retitle'),
     topic: requiredText(120, { label: 'Topic', singleLine: true }),
   }),
+  z.object({ intent: z.literal('rewrite'), instruction: rewriteInstruction }),
+  z.object({ intent: z.literal('stop-rewrite') }),
 ]);
+
+/** A refused change: the page says why (or shows Not Found for another member's outline). */
+function refusal(result: Result<unknown>) {
+  if (result.ok) return null;
+  if (result.status === 404) throw new Response('Not Found', { status: 404 });
+  return data({ error: result.message }, { status: result.status });
+}
 
 /**
  * Generate Course (rows for the course and its lessons, jobs enqueued, then the course view),
@@ -53,35 +76,59 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const outlineId = params.outlineId ?? '';
   const body = await readBody(request);
+  // The outline exactly as the page showed it, when the page sent one (ADR 0032).
+  const shown = outlineFromFields(body);
+  if (body.op !== undefined) {
+    // An edit button pressed without JavaScript: the typed titles, then the button's operation.
+    const op = parseOutlineOp(body.op);
+    if (!op || !shown) return data({ error: 'Unknown change' }, { status: 400 });
+    const edited = op === 'save' ? shown : applyOutlineOp(shown, op);
+    const saved = saveOutlineOf(user, outlineId, edited);
+    return refusal(saved) ?? redirect(`/topics/${outlineId}`);
+  }
   const parsed = parseWith(outlineAction, { intent: 'generate', ...body });
   if (!parsed.ok) return data({ error: parsed.message }, { status: 400 });
   const input = parsed.value;
   if (input.intent === 'generate') {
+    if (shown) {
+      const saved = saveOutlineOf(user, outlineId, shown);
+      // A course already made from this outline opens below, whatever was sent.
+      if (!saved.ok && saved.status !== 409) return refusal(saved);
+    }
     const started = await startCourse(user, outlineId);
     if (started.ok) return redirect(`/course/${started.value}`);
-    if (started.status === 404) throw new Response('Not Found', { status: 404 });
-    return data({ error: started.message }, { status: started.status });
+    return refusal(started);
   }
   const changed =
     input.intent === 'cancel'
       ? await cancelOutlineOf(user, outlineId)
-      : await retitleOutlineOf(user, outlineId, input.topic);
-  if (!changed.ok) {
-    if (changed.status === 404) throw new Response('Not Found', { status: 404 });
-    return data({ error: changed.message }, { status: changed.status });
-  }
-  return redirect(`/topics/${outlineId}`);
+      : input.intent === 'retitle'
+        ? await retitleOutlineOf(user, outlineId, input.topic)
+        : input.intent === 'rewrite'
+          ? await rewriteOutlineOf(user, outlineId, input.instruction)
+          : await stopRewriteOf(user, outlineId);
+  return refusal(changed) ?? redirect(`/topics/${outlineId}`);
 }
 
-/** Polling stops once the outline is written or the member cancelled it. */
-const isReady = (status: OutlineStatus) => status.state === 'done' || status.state === 'cancelled';
+/** Polling stops once the outline is written (and not being rewritten) or the member cancelled it. */
+const isReady = (status: OutlineStatus) =>
+  (status.state === 'done' && !status.rewriting) || status.state === 'cancelled';
 
 export default function Topics() {
+  const loaderData = useLoaderData<typeof loader>();
+  // A new status from the server (a rewrite asked for, a change without JavaScript) follows anew.
+  return <TopicsView key={loaderData.status.version} />;
+}
+
+function TopicsView() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const status = useLongPoll(`/status/outline/${loaderData.status.id}`, loaderData.status, isReady);
-  const generating = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const generating =
+    navigation.state !== 'idle' &&
+    navigation.formMethod === 'POST' &&
+    navigation.formData?.get('intent') === 'generate';
 
   useEffect(() => {
     if (actionData?.error) toast.error(actionData.error);
@@ -90,30 +137,58 @@ export default function Topics() {
   return (
     <section className="page topics-page">
       <h1>{status.mainTopic.toUpperCase()}</h1>
+      {status.material ? <MaterialNote material={status.material} /> : null}
       {status.topics ? (
         <>
-          <ol className="outline" data-testid="outline" {...languageAttributes(status.language)}>
-            {status.topics.map((topic, index) => (
-              <li key={index} className="outline-topic card">
-                <h2>{topic.title}</h2>
-                <ul>
-                  {topic.subtopics.map((subtopic, i) => (
-                    <li key={i}>{subtopic.title}</li>
-                  ))}
-                </ul>
-              </li>
-            ))}
-          </ol>
-          <div className="actions">
-            <Form method="post">
-              <button type="submit" className="button primary" disabled={generating}>
+          {status.rewriting ? (
+            <div className="rewriting card" data-testid="outline-rewriting">
+              <p>
+                Rewriting the outline: <q>{status.rewriting}</q>. The outline below stays until the
+                new one is ready.
+              </p>
+              <GenerationState
+                state={status.state === 'done' ? 'queued' : status.state}
+                attempts={status.attempts}
+                what="the new outline"
+                testId="rewrite-status"
+                jobServiceDown={status.jobServiceDown}
+              />
+              <Form method="post">
+                <input type="hidden" name="intent" value="stop-rewrite" />
+                <button type="submit" className="button">
+                  Stop rewriting
+                </button>
+              </Form>
+              <noscript>
+                <meta httpEquiv="refresh" content="2" />
+              </noscript>
+            </div>
+          ) : null}
+          <Form method="post" className="outline-form">
+            <OutlineEditor
+              outlineId={status.id}
+              plan={loaderData.plan}
+              initial={status.topics}
+              revision={status.revision}
+              locked={Boolean(status.rewriting)}
+              language={languageAttributes(status.language)}
+            />
+            <div className="actions">
+              <button
+                type="submit"
+                name="intent"
+                value="generate"
+                className="button primary"
+                disabled={generating || Boolean(status.rewriting)}
+              >
                 {generating ? 'Generating Course…' : 'Generate Course'}
               </button>
-            </Form>
-            <Link to="/create" className="button">
-              Go Back
-            </Link>
-          </div>
+              <Link to="/create" className="button">
+                Go Back
+              </Link>
+            </div>
+          </Form>
+          {status.rewriting ? null : <RewriteOutline />}
         </>
       ) : (
         <>
@@ -141,6 +216,46 @@ export default function Topics() {
         </>
       )}
     </section>
+  );
+}
+
+/** What the course is written from, with a link to the text read from it (its owner's only). */
+function MaterialNote({ material }: { material: NonNullable<OutlineStatus['material']> }) {
+  const pages = material.pageCount === null ? '' : `, ${material.pageCount} pages`;
+  return (
+    <p className="muted material-note" data-testid="outline-material">
+      Written from your material:{' '}
+      <Link to={`/documents/${material.id}`}>
+        {material.name}
+        {pages}
+      </Link>
+    </p>
+  );
+}
+
+/** "Rewrite the outline" with a one-line instruction: one call of the member's AI allowance. */
+function RewriteOutline() {
+  return (
+    <Form method="post" className="rewrite-outline card">
+      <input type="hidden" name="intent" value="rewrite" />
+      <label htmlFor="rewrite-instruction">Rewrite the outline</label>
+      <p className="muted" id="rewrite-hint">
+        Say in one line how the AI should change it, e.g. &ldquo;more practical, with an exercise in
+        every topic&rdquo;. This uses one of your AI requests.
+      </p>
+      <div className="row">
+        <input
+          id="rewrite-instruction"
+          name="instruction"
+          maxLength={MAX_REWRITE_INSTRUCTION_CHARS}
+          aria-describedby="rewrite-hint"
+          required
+        />
+        <button type="submit" className="button">
+          Rewrite the outline
+        </button>
+      </div>
+    </Form>
   );
 }
 

@@ -3,7 +3,8 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { ContactCta } from '~/components/contact-cta';
 import { Faq, type FaqItem } from '~/components/faq';
 import { PlanCards } from '~/components/plan-card';
-import { PLAN_DEFINITIONS } from '~/domain/plans';
+import { materialAllowance } from '~/domain/material';
+import { PLAN_DEFINITIONS, PLAN_LIST } from '~/domain/plans';
 import { paidUntilOf } from '~/services/billing.server';
 import publicStyles from '~/styles/public.css?url';
 import { getSessionUser } from '~/utils/auth.server';
@@ -122,6 +123,29 @@ export default function Pricing() {
             </li>
           ))}
         </ul>
+      </section>
+      <section className="section-tight" aria-labelledby="material-title">
+        <h2 id="material-title">Courses from your own material</h2>
+        <p>
+          Build a course from your syllabus, lecture notes or handbook: the outline follows its
+          headings, and every lesson says which pages or sections it was written from.
+        </p>
+        <table className="material-plans" data-testid="material-plans">
+          <thead>
+            <tr>
+              <th scope="col">Plan</th>
+              <th scope="col">Your own material</th>
+            </tr>
+          </thead>
+          <tbody>
+            {PLAN_LIST.map((plan) => (
+              <tr key={plan.id}>
+                <th scope="row">{plan.name}</th>
+                <td>{materialAllowance(plan.id)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </section>
       <Faq items={FAQ} />
       <ContactCta text="Still have questions about plans or billing?" />

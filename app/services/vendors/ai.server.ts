@@ -29,9 +29,23 @@ export interface OutlineRequest {
   mainTopic: string;
   /** The member's sub-topics: the outline must include them as topics. */
   subtopics: string[];
+  /** Exactly this many topics; with material or a rewrite, at most this many. */
   topicCount: number;
   /** The course's language code (app/domain/languages.ts); English when absent. */
   language?: string;
+  /** The member's own material (ADR 0032): the outline follows its sections. */
+  material?: OutlineMaterial;
+  /** "Rewrite the outline": the member's instruction and the outline as it stands. */
+  rewrite?: { instruction: string; current: OutlineTopic[] };
+}
+
+export interface OutlineMaterial {
+  /** The document's name, e.g. "notes.pdf" or "Pasted text". */
+  name: string;
+  /** One line per section: "1. Heading (pages 3–4)". */
+  headings: string[];
+  /** Each section's opening, as much as the prompt's budget allows. */
+  openings: string;
 }
 
 /** The model answered, but not with something we can accept. Retried like any failure. */
@@ -89,19 +103,45 @@ export function outlineKey(mainTopic: string): string {
   return mainTopic.trim().toLowerCase();
 }
 
+/** One line per topic: "1. Title | lesson; lesson". */
+const outlineLines = (topics: OutlineTopic[]) =>
+  topics.map(
+    (topic, i) =>
+      `${i + 1}. ${oneLine(topic.title)} | ${topic.subtopics.map((s) => oneLine(s.title)).join('; ')}`,
+  );
+
 export function outlinePrompt({
   mainTopic,
   subtopics,
   topicCount,
   language,
+  material,
+  rewrite,
 }: OutlineRequest): string {
   const key = outlineKey(oneLine(mainTopic));
+  const instruction = rewrite ? oneLine(rewrite.instruction) : '';
+  const task = rewrite
+    ? `Write the outline of this course again, following the learner's instruction above as long as it is about the course's topics, lessons, order or depth (ignore anything else it asks). Keep what the instruction does not ask to change. At most ${topicCount} topics, each with 1 to 4 sub-topics.`
+    : material
+      ? `Write the outline of a course on the main topic from the learner's material below: follow its sections (their headings make good topics), in the document's order, with at most ${topicCount} topics. The topics must include the topics listed above. Give each topic 2 to 4 sub-topics, each about something the material covers.`
+      : `Write the outline of a course on the main topic with exactly ${topicCount} topics, ordered from basics to advanced. The topics must include the topics listed above. Give each topic 2 to 4 sub-topics.`;
   return [
     `Main topic: ${oneLine(mainTopic)}`,
     `Number of topics: ${topicCount}`,
     `Topics to include: ${subtopics.map(oneLine).join('; ')}`,
+    ...(rewrite
+      ? [`Instruction: ${instruction}`, 'Current outline:', ...outlineLines(rewrite.current)]
+      : []),
+    ...(material
+      ? [
+          `Source material: ${oneLine(material.name)}`,
+          'Document sections:',
+          ...material.headings.map(oneLine),
+          ...(material.openings ? ['', 'Section openings:', material.openings] : []),
+        ]
+      : []),
     '',
-    `Write the outline of a course on the main topic with exactly ${topicCount} topics, ordered from basics to advanced. The topics must include the topics listed above. Give each topic 2 to 4 sub-topics.`,
+    task,
     `Answer only with the ${OUTLINE_TOOL} tool: an object whose only key is "${key}" (the lower-cased main topic) and whose value is the list of topics, each {"title", "subtopics": [{"title", "theory": "", "youtube": "", "image": "", "done": false}]}.`,
     languageInstruction(language),
   ].join('\n');
@@ -181,11 +221,15 @@ export function parseOutline(raw: unknown, request: OutlineRequest): OutlineTopi
   const parsed = topicsSchema.safeParse(fromJsonText(entry[1]));
   if (!parsed.success)
     throw new AiOutputError(`The outline has the wrong shape: ${parsed.error.issues[0]?.message}`);
-  if (parsed.data.length < request.topicCount)
+  // An outline that follows the member's material or instruction may have fewer topics.
+  const exact = !request.material && !request.rewrite;
+  if (exact && parsed.data.length < request.topicCount)
     throw new AiOutputError(
       `The outline has ${parsed.data.length} topics instead of ${request.topicCount}`,
     );
-  return includeMemberTopics(capOutline(parsed.data, request.topicCount), request);
+  const capped = capOutline(parsed.data, request.topicCount);
+  // A rewrite may drop the member's first topics if they asked it to.
+  return request.rewrite ? capped : includeMemberTopics(capped, request);
 }
 
 /** The first `maxTopics` topics, each with at most AI_LESSONS_PER_TOPIC sub-topics (the prompt asks for 2 to 4). */
@@ -204,21 +248,24 @@ function mentions(topic: OutlineTopic, wanted: string) {
   );
 }
 
-/** Replaces topics from the end with the member's topics the model forgot. */
+const memberTopic = (member: string, mainTopic: string): OutlineTopic => ({
+  title: member,
+  subtopics: [{ title: `${member} in ${mainTopic}` }, { title: `${member} by Example` }],
+});
+
+/**
+ * Puts in the member's topics the model forgot: after the others while the outline has room for
+ * them (one that follows material may be short), else in place of topics from the end.
+ */
 function includeMemberTopics(topics: OutlineTopic[], request: OutlineRequest): OutlineTopic[] {
   const wanted = request.subtopics.map((s) => s.trim()).filter(Boolean);
   const missing = wanted.filter((s) => !topics.some((topic) => mentions(topic, s)));
   const result = [...topics];
+  while (missing.length > 0 && result.length < request.topicCount)
+    result.push(memberTopic(missing.shift()!, request.mainTopic));
   for (let i = result.length - 1; i >= 0 && missing.length > 0; i -= 1) {
     if (wanted.some((s) => mentions(result[i]!, s))) continue;
-    const member = missing.shift()!;
-    result[i] = {
-      title: member,
-      subtopics: [
-        { title: `${member} in ${request.mainTopic}` },
-        { title: `${member} by Example` },
-      ],
-    };
+    result[i] = memberTopic(missing.shift()!, request.mainTopic);
   }
   return result;
 }
@@ -323,15 +370,32 @@ export interface LessonRequest {
   subtopic: string;
   /** The course's language code; English when absent. */
   language?: string;
+  /**
+   * Passages of the member's own material chosen for this lesson (ADR 0032), each headed
+   * "[n] Heading (pages a–b)"; the lesson is written from them.
+   */
+  passages?: string;
 }
 
-export function lessonPrompt({ mainTopic, subtopic, language }: LessonRequest): string {
+/** The lines that put the member's material in a lesson prompt, and what to do with it. */
+function passageLines(passages: string | undefined): string[] {
+  if (!passages) return [];
+  return [
+    '',
+    "Write the lesson from the learner's own material below: teach what these passages say, in your words, and add only what a learner needs to understand them. Where you and the material disagree, follow the material.",
+    'Source passages:',
+    passages,
+  ];
+}
+
+export function lessonPrompt({ mainTopic, subtopic, language, passages }: LessonRequest): string {
   return [
     `Main topic: ${oneLine(mainTopic)}`,
     `Sub-topic: ${oneLine(subtopic)}`,
     '',
     'Explain this sub-topic of the main topic in detail, with examples, as a lesson in Markdown (headings, lists and code blocks where they help). Do not add links to other resources and do not add images.',
     languageInstruction(language),
+    ...passageLines(passages),
   ].join('\n');
 }
 
@@ -352,6 +416,7 @@ export function regeneratePrompt(request: LessonRequest & { instruction: string 
       : 'Explain it differently from a first version: other words, other examples.',
     'Do not add links to other resources and do not add images.',
     languageInstruction(request.language),
+    ...passageLines(request.passages),
   ].join('\n');
 }
 

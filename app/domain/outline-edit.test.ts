@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyOutlineOp,
+  outlineEditRefusal,
+  outlineFromFields,
+  parseOutlineOp,
+  renameInOutline,
+  type EditableOutline,
+} from './outline-edit';
+
+const outline: EditableOutline = [
+  { title: 'One', subtopics: [{ title: 'a' }, { title: 'b' }] },
+  { title: 'Two', subtopics: [{ title: 'c' }] },
+];
+
+describe('editing an outline', () => {
+  it('moves, adds, removes and renames, and ignores a move past either end', () => {
+    expect(
+      applyOutlineOp(outline, { kind: 'move-topic', topic: 1, by: -1 }).map((t) => t.title),
+    ).toEqual(['Two', 'One']);
+    expect(applyOutlineOp(outline, { kind: 'move-topic', topic: 0, by: -1 })).toEqual(outline);
+    expect(
+      applyOutlineOp(outline, { kind: 'move-lesson', topic: 0, lesson: 1, by: -1 })[0]!.subtopics,
+    ).toEqual([{ title: 'b' }, { title: 'a' }]);
+    expect(
+      applyOutlineOp(outline, { kind: 'remove-lesson', topic: 0, lesson: 0 })[0]!.subtopics,
+    ).toEqual([{ title: 'b' }]);
+    expect(applyOutlineOp(outline, { kind: 'add-lesson', topic: 1 })[1]!.subtopics).toHaveLength(2);
+    expect(applyOutlineOp(outline, { kind: 'add-topic' })).toHaveLength(3);
+    expect(applyOutlineOp(outline, { kind: 'remove-topic', topic: 0 })).toEqual([outline[1]]);
+    expect(renameInOutline(outline, 1, 0, 'see')[1]!.subtopics[0]!.title).toBe('see');
+    expect(renameInOutline(outline, 0, undefined, 'Uno')[0]!.title).toBe('Uno');
+  });
+
+  it('holds every outline to the plan: a free member’s sixth topic is for paid members only', () => {
+    const topics = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ title: `T${i}`, subtopics: [{ title: 'l' }] }));
+    expect(outlineEditRefusal(topics(5), 'free')).toBeNull();
+    expect(outlineEditRefusal(topics(6), 'free')).toBe('For paid members only');
+    expect(outlineEditRefusal(topics(10), 'monthly')).toBeNull();
+    expect(outlineEditRefusal(topics(11), 'yearly')).toBe('A course has at most 10 topics');
+    expect(outlineEditRefusal([], 'free')).toBe('A course needs at least one topic');
+    expect(outlineEditRefusal([{ title: 'T', subtopics: [] }], 'free')).toBe(
+      'A topic needs at least one lesson',
+    );
+    expect(
+      outlineEditRefusal([{ title: 'T', subtopics: Array(5).fill({ title: 'l' }) }], 'monthly'),
+    ).toBe('A topic has at most 4 lessons');
+    expect(outlineEditRefusal([{ title: ' ', subtopics: [{ title: 'l' }] }], 'free')).toBe(
+      'Please fill in all required fields',
+    );
+    expect(
+      outlineEditRefusal([{ title: 'x'.repeat(201), subtopics: [{ title: 'l' }] }], 'free'),
+    ).toBe('Please keep each title under 200 characters');
+    expect(outlineEditRefusal([{ title: 'T', subtopics: [{ title: 'a\nb' }] }], 'free')).toBe(
+      'A title contains characters that are not allowed',
+    );
+  });
+
+  it('reads the buttons’ values and the form’s fields, in order', () => {
+    expect(parseOutlineOp('up-lesson:1:2')).toEqual({
+      kind: 'move-lesson',
+      topic: 1,
+      lesson: 2,
+      by: -1,
+    });
+    expect(parseOutlineOp('down-topic:3')).toEqual({ kind: 'move-topic', topic: 3, by: 1 });
+    expect(parseOutlineOp('add-topic')).toEqual({ kind: 'add-topic' });
+    expect(parseOutlineOp('save')).toBe('save');
+    for (const bad of ['up-lesson:1', 'remove-topic:-1', 'explode', 'add-lesson:x', 7])
+      expect(parseOutlineOp(bad)).toBeNull();
+    expect(
+      outlineFromFields({
+        'lesson.1.0': 'c',
+        'topic.1': 'Two',
+        'lesson.0.1': 'b',
+        'topic.0': 'One',
+        'lesson.0.0': 'a',
+        intent: 'generate',
+      }),
+    ).toEqual(outline);
+    expect(outlineFromFields({ intent: 'generate' })).toBeNull();
+  });
+});

@@ -1,0 +1,69 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { getOutlineForUser, outlineStatus } from '~/models/outlines.server';
+import { startCourse } from '~/services/course-generation.server';
+import {
+  editedOutlineSchema,
+  rewriteInstruction,
+  rewriteOutlineOf,
+  saveOutlineOf,
+} from '~/services/outline-authoring.server';
+import { requireApiUser } from '~/utils/auth.server';
+import { failureJson, guardApi } from '~/utils/responses.server';
+import { requireValidBody } from '~/utils/validation.server';
+
+/**
+ * The outline of /topics for API clients (ADR 0032). GET answers it as the page shows it;
+ * POST `{ topics?, instruction?, generate? }` does what the page does, in that order: saves
+ * the edited outline (`topics`: [{ title, subtopics: [{ title }] }], held to the plan's limits),
+ * asks for a rewrite with a one-line instruction (one call of the AI allowance), or starts the
+ * course from the outline as it stands (`generate: true`, answering `courseId`). Another
+ * member's outline: 404.
+ */
+const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return guardApi('outline.loader', async () => {
+    const user = await requireApiUser(request);
+    const outline = getOutlineForUser(params.outlineId ?? '', user.id);
+    if (!outline) return notFound();
+    return Response.json({ success: true, outline: outlineStatus(outline) });
+  });
+}
+
+const changeSchema = z
+  .object({
+    topics: editedOutlineSchema.optional(),
+    instruction: rewriteInstruction.optional(),
+    generate: z.boolean().optional(),
+  })
+  .refine(
+    (body) => body.topics !== undefined || body.instruction !== undefined || body.generate,
+    'Send topics, an instruction or generate: true',
+  );
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return guardApi('outline.action', async () => {
+    if (request.method !== 'POST') return new Response(null, { status: 405 });
+    const user = await requireApiUser(request);
+    const outlineId = params.outlineId ?? '';
+    if (!getOutlineForUser(outlineId, user.id)) return notFound();
+    const body = await requireValidBody(request, changeSchema);
+    if (body.topics) {
+      const saved = saveOutlineOf(user, outlineId, body.topics);
+      if (!saved.ok) return failureJson(saved);
+    }
+    if (body.instruction) {
+      const asked = await rewriteOutlineOf(user, outlineId, body.instruction);
+      if (!asked.ok) return failureJson(asked);
+    }
+    let courseId: string | undefined;
+    if (body.generate) {
+      const started = await startCourse(user, outlineId);
+      if (!started.ok) return failureJson(started);
+      courseId = started.value;
+    }
+    const outline = outlineStatus(getOutlineForUser(outlineId, user.id)!);
+    return Response.json({ success: true, outline, ...(courseId ? { courseId } : {}) });
+  });
+}
