@@ -73,12 +73,15 @@ describe('a Redis outage in the log', () => {
     expect(watch.isDown()).toBe(false);
   });
 
-  it('leaves an error that is not about reaching Redis to its caller', () => {
+  it('leaves an error that is not about reaching Redis to its caller, outage or not', () => {
     const { watch, worker } = watched();
     expect(watch.failed('queue:mail', new Error('ERR Error running script'))).toBe(false);
     worker.emit('error', new Error('WRONGTYPE Operation against a key holding the wrong kind'));
     expect(lines.map((line) => line.event)).toEqual(['redis.error']);
     expect(watch.isDown()).toBe(false);
+    worker.drop();
+    expect(watch.failed('worker:lesson', refused())).toBe(true);
+    expect(watch.failed('worker:lesson', new Error('could not renew lock for job 7'))).toBe(false);
   });
 
   it('calls a connection reset that came straight back over within a second', () => {

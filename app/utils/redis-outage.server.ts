@@ -131,10 +131,9 @@ export function createOutageWatch({
   }
 
   function failed(source: string, error: unknown): boolean {
-    if (!outage) {
-      if (!isRedisConnectionError(error)) return false;
-      begin(source, error);
-    }
+    // Anything else (a script error, a lock a job lost once Redis was back) is its caller's to log.
+    if (!isRedisConnectionError(error)) return false;
+    if (!outage) begin(source, error);
     outage!.failures += 1;
     outage!.sinceSummary += 1;
     outage!.lastError = message(error);
