@@ -60,6 +60,8 @@ describe('a Redis outage', () => {
       return { ms: created.ms, outlineId: created.location.split('/topics/')[1]! };
     };
 
+    // The start runs the worker once the web answers: the outage must find both running.
+    while (!app.output().includes('"worker.ready"')) await sleep(100);
     await submit(); // warm-up: a process's first request pays for its imports
     const up: number[] = [];
     for (let i = 0; i < 5; i += 1) up.push((await submit()).ms);
