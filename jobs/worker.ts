@@ -11,6 +11,7 @@ import { registry } from './registry';
 import { handedBackOnStop } from './hand-back';
 import { startSweeper } from './sweeper';
 import { retryDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
+import { jobLockSettings, reportWorkerError } from '~/queues/worker-settings.server';
 import { describeAiFailure } from '~/services/vendors/ai.server';
 import { startDemoWebhookRetries } from '~/services/demo-webhooks.server';
 
@@ -20,15 +21,14 @@ const HAND_BACK_MS = 1_500;
 export async function startWorkers() {
   startVendorMocks();
   db(); // open now: a bad DATA_DIR should fail at start, not at the first job
-  const { REDIS_PREFIX, JOB_LOCK_MS: lockDuration, JOB_BACKOFF_BASE_MS } = env();
+  const { REDIS_PREFIX, JOB_LOCK_MS, JOB_BACKOFF_BASE_MS } = env();
 
   const workers = Object.entries(registry).map(([name, registration]) => {
     const worker = new Worker(name, handedBackOnStop(registration.processor), {
       connection: workerRedis(),
       prefix: REDIS_PREFIX,
       concurrency: registration.concurrency(),
-      lockDuration,
-      stalledInterval: lockDuration,
+      ...jobLockSettings(JOB_LOCK_MS),
       ...registration.workerOptions,
       settings: {
         backoffStrategy: (attemptsMade, type, error) =>
@@ -37,7 +37,7 @@ export async function startWorkers() {
             : -1,
       },
     });
-    worker.on('error', (error) => log.error('worker.error', { queue: name, error }));
+    worker.on('error', (error) => reportWorkerError(name, error));
     worker.on('failed', (job, error) =>
       log.warn('job.failed', {
         queue: name,

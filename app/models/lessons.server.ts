@@ -256,10 +256,48 @@ function updateLessonFromClient({ lessonId, ...update }: ClientLessonUpdate) {
 }
 
 /** Lessons whose theory or media is still owed: the work the sweeper keeps a job for. */
-export function listUnfinishedLessons(): { lessonId: number; courseId: string; ordinal: number }[] {
+/** Whether a lesson still owes its job work: theory or media not done. */
+const owesWork = sql`(${lessons.state} != 'done' OR ${lessons.mediaState} != 'done')`;
+
+/**
+ * Lessons still owed theory or media, with their member, oldest course first and each course in
+ * order: the sweeper gives each a job again, members taking turns (ADR 38).
+ */
+export function listUnfinishedLessons(): {
+  lessonId: number;
+  courseId: string;
+  ordinal: number;
+  userId: string;
+}[] {
   return db()
-    .select({ lessonId: lessons.id, courseId: lessons.courseId, ordinal: lessons.ordinal })
+    .select({
+      lessonId: lessons.id,
+      courseId: lessons.courseId,
+      ordinal: lessons.ordinal,
+      userId: courses.userId,
+    })
     .from(lessons)
-    .where(sql`${lessons.state} != 'done' OR ${lessons.mediaState} != 'done'`)
+    .innerJoin(courses, eq(courses.id, lessons.courseId))
+    .where(owesWork)
+    .orderBy(asc(courses.createdAt), asc(courses.id), asc(lessons.ordinal))
     .all();
+}
+
+/**
+ * Lessons the member of `courseId` is still owed in their other courses: the turns that course's
+ * lessons wait behind, so one member's backlog does not hold up another's new course (ADR 38).
+ */
+export function countOwedLessonsInOtherCourses(courseId: string): number {
+  return db()
+    .select({ owed: sql<number>`count(*)` })
+    .from(lessons)
+    .innerJoin(courses, eq(courses.id, lessons.courseId))
+    .where(
+      and(
+        eq(courses.userId, sql`(SELECT user_id FROM courses WHERE id = ${courseId})`),
+        ne(lessons.courseId, courseId),
+        owesWork,
+      ),
+    )
+    .get()!.owed;
 }

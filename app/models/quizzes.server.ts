@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { courses, lessons, quizAttempts, quizzes, type QuizQuestion } from '../../db/schema';
 import { db, type Transaction } from '~/utils/db.server';
 
@@ -144,12 +144,37 @@ export function recordQuizFailure(quizId: number, failures: number, message: str
 }
 
 /** Quizzes still without questions: the work the sweeper keeps a job for. */
-export function listUnfinishedQuizzes(): { quizId: number; courseId: string }[] {
+/**
+ * Quizzes without questions, with their member, oldest course first and each course in order: the
+ * sweeper gives each a job again, members taking turns (ADR 38).
+ */
+export function listUnfinishedQuizzes(): { quizId: number; courseId: string; userId: string }[] {
   return db()
-    .select({ quizId: quizzes.id, courseId: quizzes.courseId })
+    .select({ quizId: quizzes.id, courseId: quizzes.courseId, userId: courses.userId })
     .from(quizzes)
+    .innerJoin(courses, eq(courses.id, quizzes.courseId))
     .where(sql`${quizzes.state} != 'done'`)
+    .orderBy(asc(courses.createdAt), asc(courses.id), asc(quizzes.id))
     .all();
+}
+
+/**
+ * Quizzes the member of `courseId` is still owed in their other courses: the turns that course's
+ * quizzes wait behind, so one member's backlog does not hold up another's new course (ADR 38).
+ */
+export function countOwedQuizzesInOtherCourses(courseId: string): number {
+  return db()
+    .select({ owed: sql<number>`count(*)` })
+    .from(quizzes)
+    .innerJoin(courses, eq(courses.id, quizzes.courseId))
+    .where(
+      and(
+        eq(courses.userId, sql`(SELECT user_id FROM courses WHERE id = ${courseId})`),
+        ne(quizzes.courseId, courseId),
+        sql`${quizzes.state} != 'done'`,
+      ),
+    )
+    .get()!.owed;
 }
 
 export function insertAttempt(attempt: {

@@ -2,7 +2,7 @@ import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { z } from 'zod';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
-import { producerRedis, waitForRedis } from '~/utils/redis.server';
+import { noteRedisFailure, producerRedis, waitForRedis } from '~/utils/redis.server';
 
 /**
  * Every queue is declared once with `defineQueue`: its name, the zod schema of
@@ -61,7 +61,8 @@ export class JobServiceUnavailable extends Error {
 
 /**
  * BullMQ waits for a connection that is not ready, so a request enqueueing during an outage
- * would hang until Redis returns; this bounds the wait instead.
+ * would hang until Redis returns; this bounds the wait for a connection still being made (a
+ * known outage answers at once, see `waitForRedis`).
  */
 const CONNECT_WAIT_MS = 1_500;
 
@@ -98,7 +99,10 @@ export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>)
         prefix: env().REDIS_PREFIX,
         defaultJobOptions: definition.defaultJobOptions,
       });
-      existing.on('error', (error) => log.warn('queue.error', { queue: name, error }));
+      existing.on('error', (error) => {
+        if (!noteRedisFailure(`queue:${name}`, error))
+          log.warn('queue.error', { queue: name, error });
+      });
       open.set(name, existing);
     }
     return existing;

@@ -18,7 +18,12 @@ export const lessonRegenerationQueue = defineQueue({
 });
 export type LessonRegenerationPayload = z.infer<typeof lessonRegenerationQueue.payload>;
 
-/** Every running request gets a live job (when asked, and the sweeper's half for regenerations). */
-export function ensureRegenerationJobs(items: Owed<LessonRegenerationPayload>) {
-  return lessonRegenerationQueue.ensure(mapOwed(items, (data) => ({ data })));
+/**
+ * Every running request gets a live job (when asked, and the sweeper's half for regenerations,
+ * which gives a `priority` to queue behind fresh requests, ADR 38).
+ */
+export function ensureRegenerationJobs(items: Owed<LessonRegenerationPayload>, priority?: number) {
+  return lessonRegenerationQueue.ensure(
+    mapOwed(items, (data) => ({ data, options: priority === undefined ? {} : { priority } })),
+  );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { log } from '~/utils/logger.server';
 import { defineQueue, mapOwed, type Owed } from './factory.server';
+import { freshPriority } from './priorities.server';
 import { retryForeverOptions } from './retry.server';
 
 /** One job per lesson: enqueueing a lesson that has a job is a no-op. */
@@ -18,16 +19,23 @@ export const lessonQueue = defineQueue({
 export type LessonPayload = z.infer<typeof lessonQueue.payload>;
 
 /**
- * BullMQ runs lower numbers first. The lesson a learner waits for goes first;
- * the others follow in course order, ahead of the learner.
+ * BullMQ runs lower numbers first. The lesson a learner waits for goes first; the others follow
+ * in course order, ahead of the learner, after the lessons the member is owed in other courses
+ * (`owedElsewhere`, ADR 38).
  */
 export const WAITED_FOR_PRIORITY = 1;
-export const aheadPriority = (ordinal: number) => 10 + ordinal;
+export const aheadPriority = (ordinal: number, owedElsewhere = 0) =>
+  freshPriority(owedElsewhere + ordinal);
 
-export function enqueueLessons(items: (LessonPayload & { priority: number })[]) {
-  return lessonQueue.addBulk(
-    items.map(({ priority, ...data }) => ({ data, options: { priority } })),
-  );
+type PrioritisedLesson = LessonPayload & { priority: number };
+
+const withPriority = ({ priority, ...data }: PrioritisedLesson) => ({
+  data,
+  options: { priority },
+});
+
+export function enqueueLessons(items: PrioritisedLesson[]) {
+  return lessonQueue.addBulk(items.map(withPriority));
 }
 
 /**
@@ -48,12 +56,7 @@ export async function prioritiseLesson(payload: LessonPayload) {
   return 'enqueued';
 }
 
-/** Every unfinished lesson gets a live job again, in course order (the sweeper's half for lessons). */
-export function ensureLessonJobs(lessons: Owed<LessonPayload & { ordinal: number }>) {
-  return lessonQueue.ensure(
-    mapOwed(lessons, ({ ordinal, ...data }) => ({
-      data,
-      options: { priority: aheadPriority(ordinal) },
-    })),
-  );
+/** Every unfinished lesson gets a live job again, at the priority given (the sweeper's half for lessons). */
+export function ensureLessonJobs(lessons: Owed<PrioritisedLesson>) {
+  return lessonQueue.ensure(mapOwed(lessons, withPriority));
 }

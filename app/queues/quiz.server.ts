@@ -16,12 +16,12 @@ export const quizQueue = defineQueue({
 });
 export type QuizPayload = z.infer<typeof quizQueue.payload>;
 
-/** Behind every lesson of a course: the member reads before taking a quiz. */
-export const QUIZ_PRIORITY = 100;
-
-/** Every quiz without questions gets a live job (at creation, and the sweeper's half for quizzes). */
-export function ensureQuizJobs(quizzes: Owed<QuizPayload>) {
+/**
+ * Every quiz without questions gets a live job at the priority given (at creation, fresh; the
+ * sweeper's half for quizzes, swept; ADR 38).
+ */
+export function ensureQuizJobs(quizzes: Owed<QuizPayload & { priority: number }>) {
   return quizQueue.ensure(
-    mapOwed(quizzes, (data) => ({ data, options: { priority: QUIZ_PRIORITY } })),
+    mapOwed(quizzes, ({ priority, ...data }) => ({ data, options: { priority } })),
   );
 }

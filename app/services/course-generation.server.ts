@@ -12,6 +12,7 @@ import {
   type CreatedLesson,
   type NewTopic,
 } from '~/models/courses.server';
+import { countOwedLessonsInOtherCourses } from '~/models/lessons.server';
 import {
   cancelOutline,
   claimOutline,
@@ -131,12 +132,17 @@ export function withJobService<T extends { version: string }>(
 async function enqueueCourseLessons(courseId: string, created: CreatedLesson[]) {
   const pending = created.filter((lesson) => lesson.pending);
   const firstPending = pending[0];
+  // Behind the member's own lessons still owed elsewhere, not behind other members' (ADR 38).
+  const owedElsewhere = countOwedLessonsInOtherCourses(courseId);
   try {
     await enqueueLessons(
       pending.map((lesson) => ({
         lessonId: lesson.id,
         courseId,
-        priority: lesson === firstPending ? WAITED_FOR_PRIORITY : aheadPriority(lesson.ordinal),
+        priority:
+          lesson === firstPending
+            ? WAITED_FOR_PRIORITY
+            : aheadPriority(lesson.ordinal, owedElsewhere),
       })),
     );
   } catch (error) {

@@ -1,5 +1,6 @@
 import { getCourseForUser, type Course } from '~/models/courses.server';
 import {
+  countOwedQuizzesInOtherCourses,
   getQuizOfCourse,
   insertAttempt,
   lessonsDoneOfCourse,
@@ -9,6 +10,7 @@ import {
   type Quiz,
   type QuizAttempt,
 } from '~/models/quizzes.server';
+import { freshPriority } from '~/queues/priorities.server';
 import { ensureQuizJobs } from '~/queues/quiz.server';
 import { fail, ok, type Result } from '~/domain/result';
 import { log } from '~/utils/logger.server';
@@ -19,12 +21,22 @@ import { log } from '~/utils/logger.server';
  * explanations except `submitQuiz`, after the member has answered.
  */
 
-/** Gives every quiz of the course that has no questions yet a job. Never throws. */
+/**
+ * Gives every quiz of the course that has no questions yet a job, in course order after the
+ * quizzes the member is owed in other courses (members take turns, ADR 38). Never throws.
+ */
 export async function keepQuizzesGenerating(courseId: string, quizzes?: Quiz[]) {
   const owed = (quizzes ?? listQuizzesOfCourse(courseId)).filter((quiz) => !quiz.questions);
   if (owed.length === 0) return;
+  const owedElsewhere = countOwedQuizzesInOtherCourses(courseId);
   try {
-    await ensureQuizJobs(owed.map((quiz) => ({ quizId: quiz.id, courseId })));
+    await ensureQuizJobs(
+      owed.map((quiz, index) => ({
+        quizId: quiz.id,
+        courseId,
+        priority: freshPriority(owedElsewhere + index),
+      })),
+    );
   } catch (error) {
     // The rows stay queued; the worker's sweep enqueues them when Redis is back.
     log.warn('quiz.enqueue_failed', { courseId, error });

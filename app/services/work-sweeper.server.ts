@@ -9,6 +9,7 @@ import { ensureLessonJobs } from '~/queues/lesson.server';
 import { ensureRegenerationJobs } from '~/queues/lesson-regeneration.server';
 import { mailQueueJobs } from '~/queues/mail.server';
 import { outlineQueue } from '~/queues/outline.server';
+import { sweptPriority, turnsPerMember } from '~/queues/priorities.server';
 import { ensureQuizJobs } from '~/queues/quiz.server';
 import { log } from '~/utils/logger.server';
 import { emailUnsentReceipts } from './receipts.server';
@@ -23,7 +24,8 @@ const MAIL_GRACE_MS = 2 * 60_000;
  * only runs it. This gives each piece of owed work a live job again, whatever Redis lost: a
  * restart that kept nothing, an outage while a member submitted, a database restored to an
  * earlier time. Job ids are fixed per piece of work, so sweeping twice, or from two workers at
- * once, adds nothing the second time.
+ * once, adds nothing the second time. What the sweep re-creates queues behind work enqueued as
+ * it was asked for, members taking turns (ADR 38): a restored backlog never holds up a new course.
  */
 export async function sweepLostWork(
   now = new Date(),
@@ -36,11 +38,26 @@ export async function sweepLostWork(
   // Listings, not lists: each is read again after Redis (see `ensure`), so work finished while
   // the sweep looked is not taken for lost.
   const outlines = await outlineQueue.ensure(() =>
-    listUnfinishedOutlines().map(({ outlineId, round }) => ({ data: { outlineId, round } })),
+    listUnfinishedOutlines().map(({ outlineId, round }) => ({
+      data: { outlineId, round },
+      options: { priority: sweptPriority(0) },
+    })),
   );
-  const lessons = await ensureLessonJobs(listUnfinishedLessons);
-  const regenerations = await ensureRegenerationJobs(listRunningRegenerations);
-  const quizzes = await ensureQuizJobs(listUnfinishedQuizzes);
+  const lessons = await ensureLessonJobs(() =>
+    turnsPerMember(listUnfinishedLessons()).map(({ lessonId, courseId, turn }) => ({
+      lessonId,
+      courseId,
+      priority: sweptPriority(turn),
+    })),
+  );
+  const regenerations = await ensureRegenerationJobs(listRunningRegenerations, sweptPriority(0));
+  const quizzes = await ensureQuizJobs(() =>
+    turnsPerMember(listUnfinishedQuizzes()).map(({ quizId, courseId, turn }) => ({
+      quizId,
+      courseId,
+      priority: sweptPriority(turn),
+    })),
+  );
   const mails = await mailQueueJobs.ensure(() =>
     listUnsentMailIds(new Date(now.getTime() - MAIL_GRACE_MS)).map((mailId) => ({
       data: { mailId },

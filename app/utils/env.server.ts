@@ -91,7 +91,13 @@ export const envSchema = z.object({
   COMPANY_NAME: z.string().min(1).default('CourseGen'),
   LOGO_URL: z.string().optional(),
 
-  JOB_LOCK_MS: positiveInt(30_000),
+  /**
+   * How long a job's lock lasts without renewal. A worker renews it every quarter of this and
+   * checks for jobs whose lock lapsed every fifth, so a crashed worker's jobs run again within
+   * about 1.2x this (ADR 38); a live job loses its lock only if its worker cannot reach Redis for
+   * three quarters of it.
+   */
+  JOB_LOCK_MS: positiveInt(10_000),
   /**
    * How long web and worker may take to finish what they are doing when asked to stop; below
    * Docker's 10 s grace, with room for the start to stop Redis after them (ADR 0029).
@@ -132,6 +138,8 @@ export const envSchema = z.object({
   AI_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().optional(),
   /** The window AI_REQUESTS_PER_MINUTE counts over; only tests shorten it. */
   AI_RATE_WINDOW_MS: positiveInt(60_000),
+  /** How often a process logs that Redis is still away during an outage (ADR 38); tests shorten it. */
+  REDIS_OUTAGE_SUMMARY_MS: positiveInt(60_000),
   /** The worker's scheduling priority (0-19, higher is nicer): bursts of jobs leave the web its CPU. */
   WORKER_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
   /**

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { env } from './env.server';
-import { log } from './logger.server';
+import { createOutageWatch, type OutageWatch } from './redis-outage.server';
 import { singleton } from './singleton.server';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -18,14 +18,39 @@ function connect(role: 'producer' | 'worker' | 'subscriber'): Redis {
     // Named after the install's prefix, so `CLIENT LIST` shows whose connection it is.
     connectionName: `${env().REDIS_PREFIX}-${role}`,
   });
-  connection.on('error', (error) => log.warn('redis.error', { role, message: error.message }));
+  outageWatch().watch(connection, role);
   return connection;
 }
 
-type Connections = { producer?: Redis; worker?: Redis; subscriber?: Redis };
+type Connections = {
+  producer?: Redis;
+  worker?: Redis;
+  subscriber?: Redis;
+  outage?: OutageWatch;
+};
 
 function connections(): Connections {
   return singleton<Connections>('redis', () => ({}));
+}
+
+/** This process's view of whether Redis is reachable, shared by its connections (ADR 38). */
+function outageWatch(): OutageWatch {
+  const pool = connections();
+  pool.outage ??= createOutageWatch({ summaryMs: env().REDIS_OUTAGE_SUMMARY_MS });
+  return pool.outage;
+}
+
+/**
+ * Reports an error from a Redis client (a BullMQ worker or queue, the sweep). True when it is
+ * part of an outage, which is logged once for all of them; false when the caller should log it.
+ */
+export function noteRedisFailure(source: string, error: unknown): boolean {
+  return outageWatch().failed(source, error);
+}
+
+/** Runs `listener` each time Redis comes back after an outage; returns how to stop. */
+export function onRedisBack(listener: () => void): () => void {
+  return outageWatch().onBack(listener);
 }
 
 /** Shared by queue producers, rate limits and the healthcheck. */
@@ -54,25 +79,35 @@ export function jobServiceUp(): boolean {
   return producerRedis().status === 'ready';
 }
 
-/** Resolves once the producer connection is ready, or rejects after `timeoutMs`. */
+/**
+ * Resolves once the producer connection is ready. Rejects at once while this process knows Redis
+ * is down (a request must not wait on an outage: the database owns the work, ADR 13 and 38), or
+ * as soon as a connection being made fails, or after `timeoutMs`.
+ */
 export async function waitForRedis(timeoutMs = 5000): Promise<void> {
   const redis = producerRedis();
   if (redis.status === 'ready') return;
+  const unreachable = () => new Error(`Redis at ${redisUrl()} did not answer`);
+  if (outageWatch().isDown()) throw unreachable();
   await new Promise<void>((resolve, reject) => {
-    const onReady = () => {
+    const settle = (error?: Error) => {
       clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
       redis.off('ready', onReady);
-      reject(new Error(`Redis at ${redisUrl()} did not answer`));
-    }, timeoutMs);
+      redis.off('error', onError);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onReady = () => settle();
+    const onError = (error: Error) => settle(Object.assign(unreachable(), { cause: error }));
+    const timer = setTimeout(() => settle(unreachable()), timeoutMs);
     redis.once('ready', onReady);
+    redis.once('error', onError);
   });
 }
 
 export async function closeRedis() {
   const pool = connections();
+  pool.outage?.reset();
   await Promise.allSettled([pool.producer?.quit(), pool.worker?.quit(), pool.subscriber?.quit()]);
   delete pool.producer;
   delete pool.worker;

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from '../support/app-process';
-import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
+import { closeAppDatabases } from '../support/members';
+import { memberClient, type MemberClient } from '../support/member-http';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis';
 
 /**
@@ -58,34 +59,6 @@ async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 60_000
   }
 }
 
-async function memberClient(app: { baseURL: string; dataDir: string }) {
-  const member = createMember(app.dataDir);
-  const cookie = `__session=${await sessionCookieValue(app.dataDir, member)}`;
-  const headers = { Cookie: cookie, Origin: app.baseURL };
-  return {
-    async post(route: string, form: Record<string, string>) {
-      const started = Date.now();
-      const response = await fetch(`${app.baseURL}${route}`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(form),
-        redirect: 'manual',
-      });
-      return {
-        response,
-        ms: Date.now() - started,
-        location: response.headers.get('location') ?? '',
-      };
-    },
-    async json(route: string) {
-      return (await (await fetch(`${app.baseURL}${route}`, { headers })).json()) as Record<
-        string,
-        unknown
-      >;
-    },
-  };
-}
-
 const COURSE = { topic: 'Sailing', subtopic: 'Knots', topicCount: '5', type: 'text' };
 
 function outlineState(dataDir: string, outlineId: string): string | undefined {
@@ -118,7 +91,7 @@ function finishedLessons(dataDir: string, courseId: string) {
 }
 
 /** /create, then Generate Course, as a member's browser posts them; returns the course id. */
-async function createCourse(client: Awaited<ReturnType<typeof memberClient>>, dataDir: string) {
+async function createCourse(client: MemberClient, dataDir: string) {
   const created = await client.post('/create', COURSE);
   const outlineId = created.location.split('/topics/')[1]!;
   await waitFor(() => outlineState(dataDir, outlineId) === 'done');
