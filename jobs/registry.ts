@@ -7,6 +7,7 @@ import { mailQueueJobs } from '~/queues/mail.server';
 import { maintenanceQueue } from '~/queues/maintenance.server';
 import { outlineQueue } from '~/queues/outline.server';
 import { quizQueue } from '~/queues/quiz.server';
+import { flashcardsQueue } from '~/queues/flashcards.server';
 import { env } from '~/utils/env.server';
 import { processBillingEvent } from './billing-event/processor';
 import { processCertificateEmail } from './certificate-email/processor';
@@ -16,6 +17,7 @@ import { processMail } from './mail/processor';
 import { processMaintenance } from './maintenance/processor';
 import { processOutline } from './outline/processor';
 import { processQuiz } from './quiz/processor';
+import { processFlashcards } from './flashcards/processor';
 
 export interface QueueRegistration {
   processor: Processor;
@@ -55,6 +57,12 @@ export const registry: Record<string, QueueRegistration> = {
   [quizQueue.name]: {
     processor: processQuiz,
     concurrency: () => 2,
+    workerOptions: survivesCrashes,
+  },
+  // A deck is one short AI call per written lesson: a few at once keep up with the lessons.
+  [flashcardsQueue.name]: {
+    processor: processFlashcards,
+    concurrency: () => 4,
     workerOptions: survivesCrashes,
   },
 };
