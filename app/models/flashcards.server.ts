@@ -303,23 +303,6 @@ export function nextDueCard(userId: string, before: Date) {
     .get();
 }
 
-/** Decks of the member's courses still being written. */
-export function decksBeingWritten(userId: string, courseId?: string): number {
-  const row = db()
-    .select({ count: sql<number>`count(*)` })
-    .from(flashcardDecks)
-    .innerJoin(courses, eq(courses.id, flashcardDecks.courseId))
-    .where(
-      and(
-        eq(courses.userId, userId),
-        ne(flashcardDecks.state, 'done'),
-        courseId === undefined ? undefined : eq(courses.id, courseId),
-      ),
-    )
-    .get();
-  return row?.count ?? 0;
-}
-
 /**
  * Stores a grade: the schedule the scheduler worked out from the row with `reps` reviews, and the
  * review in the log, only if the row still has `reps` reviews and is not suspended (a second
@@ -352,16 +335,6 @@ export function storeGrade(
       .run();
     return true;
   });
-}
-
-/** The member's grades of a card, oldest first. */
-export function reviewsOfCard(cardId: number, userId: string) {
-  return db()
-    .select()
-    .from(flashcardReviews)
-    .where(and(eq(flashcardReviews.cardId, cardId), eq(flashcardReviews.userId, userId)))
-    .orderBy(asc(flashcardReviews.id))
-    .all();
 }
 
 /** Every card of a course with its topic, lesson and the member's schedule, in course order. */

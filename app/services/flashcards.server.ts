@@ -18,7 +18,6 @@ import { fail, ok, type Result } from '~/domain/result';
 import { courseOutline, getCourseForUser } from '~/models/courses.server';
 import {
   cardsOfCourse,
-  decksBeingWritten,
   dueCounts,
   getCardOfMember,
   listUnfinishedDecksOfCourse,
@@ -345,6 +344,3 @@ export function topicCardsOf(
   if (!flashcardsIncluded(user.plan)) return null;
   return topicCardCounts(courseId, user.id, dayBounds(clock.now, clock.timeZone).tomorrow);
 }
-
-/** Decks of the member's lessons still being written (the Review page waits for them). */
-export const decksWritingFor = (userId: string) => decksBeingWritten(userId);
