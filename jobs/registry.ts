@@ -59,10 +59,11 @@ export const registry: Record<string, QueueRegistration> = {
     concurrency: () => 2,
     workerOptions: survivesCrashes,
   },
-  // A deck is one short AI call per written lesson: a few at once keep up with the lessons.
+  // A deck is one short AI call per written lesson, waiting on the model like a lesson (ADR 24):
+  // ten at once keep up with a course's lessons without taking the model's time from them.
   [flashcardsQueue.name]: {
     processor: processFlashcards,
-    concurrency: () => 4,
+    concurrency: () => 10,
     workerOptions: survivesCrashes,
   },
 };

@@ -187,28 +187,28 @@ export function listUnfinishedDecksOfCourse(courseId: string): DeckOwed[] {
  * Decks owed for the member's written lessons that have none: lessons written before flashcards
  * existed. Called when the member first opens Review (or a course's cards), so old courses get
  * their cards then and not all at once at the upgrade. Returns every deck of theirs still owed.
+ * Only reads unless some deck is missing, so loading the page takes no write lock.
  */
 export function owedDecksOfMember(userId: string, courseId?: string): DeckOwed[] {
-  return writeTransaction((tx) => {
-    const ofMember = and(
-      eq(courses.userId, userId),
-      courseId === undefined ? undefined : eq(courses.id, courseId),
-    );
-    const missing = tx
-      .select({ lessonId: lessons.id, courseId: lessons.courseId })
-      .from(lessons)
-      .innerJoin(courses, eq(courses.id, lessons.courseId))
-      .leftJoin(flashcardDecks, eq(flashcardDecks.lessonId, lessons.id))
-      .where(and(ofMember, isNotNull(lessons.theory), sql`${flashcardDecks.lessonId} is null`))
-      .all();
-    insertOwedDecks(tx, missing);
-    return tx
-      .select({ lessonId: flashcardDecks.lessonId, courseId: flashcardDecks.courseId })
-      .from(flashcardDecks)
-      .innerJoin(courses, eq(courses.id, flashcardDecks.courseId))
-      .where(and(ofMember, ne(flashcardDecks.state, 'done')))
-      .all();
-  });
+  const ofMember = and(
+    eq(courses.userId, userId),
+    courseId === undefined ? undefined : eq(courses.id, courseId),
+  );
+  const missing = db()
+    .select({ lessonId: lessons.id, courseId: lessons.courseId })
+    .from(lessons)
+    .innerJoin(courses, eq(courses.id, lessons.courseId))
+    .leftJoin(flashcardDecks, eq(flashcardDecks.lessonId, lessons.id))
+    .where(and(ofMember, isNotNull(lessons.theory), sql`${flashcardDecks.lessonId} is null`))
+    .all();
+  // Another request may insert the same rows meanwhile: insertOwedDecks ignores those.
+  if (missing.length > 0) writeTransaction((tx) => insertOwedDecks(tx, missing));
+  return db()
+    .select({ lessonId: flashcardDecks.lessonId, courseId: flashcardDecks.courseId })
+    .from(flashcardDecks)
+    .innerJoin(courses, eq(courses.id, flashcardDecks.courseId))
+    .where(and(ofMember, ne(flashcardDecks.state, 'done')))
+    .all();
 }
 
 /** A card of one of the member's courses, with the member's schedule; undefined for any other. */
