@@ -157,6 +157,16 @@ describe('flashcards', () => {
     expect(oneLesson.status).toBe(200);
   });
 
+  it('are on every plan, as /pricing says', async () => {
+    const pricing = await text(await fetch(`${app.baseURL}/pricing`));
+    expect(pricing).toContain('Flashcards come with the Free Plan, Monthly Plan and Yearly Plan');
+    for (const plan of ['free', 'monthly', 'yearly'] as const) {
+      const someone = createMember(app.dataDir, { plan });
+      const cookie = `__session=${await sessionCookieValue(app.dataDir, someone)}`;
+      expect((await get('/review', cookie)).status).toBe(200);
+    }
+  });
+
   it('shows cards of studied lessons only, counts them on /home and the course view', async () => {
     const before = await text(await get('/review', owner.cookie));
     expect(dueToday(before)).toBe(0);
@@ -309,6 +319,29 @@ describe('flashcards', () => {
     const list = await text(await get(`/course/${courseId}/cards`, owner.cookie));
     expect(list).toContain('How many planets orbit the Sun?');
     expect(list).toContain('edited');
+  });
+
+  it("copies a shared course's cards as written, with the copier's own schedule", async () => {
+    const shared = await post(`/course/${courseId}/share`, owner.cookie, { intent: 'share' });
+    const { url } = (await shared.json()) as { url: string };
+    const reader = await member();
+    const copied = await fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Cookie: reader.cookie, Accept: 'text/html' },
+    });
+    expect(copied.status).toBe(303);
+    const copyId = copied.headers.get('location')!.split('/').pop()!;
+    // Written at once, edits included: no deck job, no AI call.
+    expect(decksOf(copyId).map((deck) => [deck.state, deck.attempts])).toEqual([
+      ['done', 0],
+      ['done', 0],
+    ]);
+    const text = (cards: (typeof flashcards.$inferSelect)[]) =>
+      cards.map((card) => [card.question, card.answer]);
+    expect(text(cardsOf(copyId))).toEqual(text(cardsOf(courseId)));
+    for (const card of cardsOf(copyId))
+      expect(scheduleOf(card.id)).toMatchObject({ userId: reader.id, reps: 0, state: 0 });
   });
 
   it('gives a deck whose job Redis lost a new job in the sweep, with no page loaded', async () => {
