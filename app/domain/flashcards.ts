@@ -46,6 +46,8 @@ export function intervalLabel(days: number): string {
 export const QUESTION_LENGTH_MESSAGE = `Write a question of 1 to ${MAX_QUESTION_CHARS} characters.`;
 export const ANSWER_LENGTH_MESSAGE = `Write an answer of 1 to ${MAX_ANSWER_CHARS} characters.`;
 export const RATING_MESSAGE = 'Grade the card Again, Hard, Good or Easy (1 to 4).';
+export const REPS_MESSAGE = 'Say which review of the card the grade is for (reps).';
 export const ALREADY_GRADED_MESSAGE = 'This card has been graded already.';
 export const SUSPENDED_MESSAGE = 'This card is suspended: resume it to review it again.';
+export const UNKNOWN_INTENT_MESSAGE = 'Choose to edit, suspend or resume the card.';
 export const FLASHCARDS_NOT_IN_PLAN_MESSAGE = 'Flashcards are not part of your plan.';

@@ -10,6 +10,7 @@ import {
   QUESTION_LENGTH_MESSAGE,
   RATING_MESSAGE,
   readRating,
+  REPS_MESSAGE,
   SUSPENDED_MESSAGE,
   type Rating,
 } from '~/domain/flashcards';
@@ -165,11 +166,12 @@ export function gradeCard(
   if (!row) return fail('Not Found', 404);
   const rating = readRating(body.rating);
   if (rating === null) return fail(RATING_MESSAGE, 400);
-  const reps = Number(body.reps);
-  if (!Number.isInteger(reps) || reps < 0)
-    return fail('Say which review of the card this grade is for (reps).', 400);
+  const reps = /^\d{1,9}$/.test(String(body.reps ?? '').trim()) ? Number(body.reps) : null;
+  if (reps === null) return fail(REPS_MESSAGE, 400);
   if (row.schedule.suspended) return fail(SUSPENDED_MESSAGE, 409);
   const graded = grade(row.card.id, scheduleOf(row.schedule), rating, clock.now);
+  // Stored only while the row still has the review count the member saw: a second submit of
+  // the same grade (a key pressed twice, another tab) is a 409, not a second review.
   const stored = storeGrade(
     user.id,
     row.card.id,

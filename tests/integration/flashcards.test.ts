@@ -234,7 +234,10 @@ describe('flashcards', () => {
     const badRating = await grade({ rating: '5', reps: '0' });
     expect(badRating.status).toBe(400);
     expect(await text(badRating)).toContain(RATING_MESSAGE);
-    expect((await grade({ rating: 'good' })).status).toBe(400);
+    for (const reps of [undefined, '', '-1', 'x'])
+      expect(
+        (await grade({ rating: 'good', ...(reps === undefined ? {} : { reps }) })).status,
+      ).toBe(400);
     const stale = await grade({ rating: 'good', reps: '3' });
     expect(stale.status).toBe(409);
     expect(await text(stale)).toContain(ALREADY_GRADED_MESSAGE);

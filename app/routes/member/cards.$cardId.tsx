@@ -7,7 +7,7 @@ import {
   type MetaFunction,
 } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { MAX_ANSWER_CHARS, MAX_QUESTION_CHARS } from '~/domain/flashcards';
+import { MAX_ANSWER_CHARS, MAX_QUESTION_CHARS, UNKNOWN_INTENT_MESSAGE } from '~/domain/flashcards';
 import { languageAttributes } from '~/domain/languages';
 import { cardForMember, editCard, suspendCard } from '~/services/flashcards.server';
 import courseStyles from '~/styles/course.css?url';
@@ -48,19 +48,19 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const body = await readBody(request);
   const cardId = Number(params.cardId);
-  const intent = body.intent;
-  const result =
-    intent === 'edit'
-      ? editCard(user, cardId, body)
-      : intent === 'suspend' || intent === 'resume'
-        ? suspendCard(user, cardId, intent === 'suspend')
-        : cardForMember(user, cardId);
+  const intents: Record<string, () => ReturnType<typeof cardForMember>> = {
+    edit: () => editCard(user, cardId, body),
+    suspend: () => suspendCard(user, cardId, true),
+    resume: () => suspendCard(user, cardId, false),
+  };
+  const change = typeof body.intent === 'string' ? intents[body.intent] : undefined;
+  // An unknown intent is still a 404 for a card that is not the member's.
+  const result = change ? change() : cardForMember(user, cardId);
   if (!result.ok) {
     if (result.status === 404) throw new Response('Not Found', { status: 404 });
     return data({ message: result.message }, { status: result.status });
   }
-  if (intent !== 'edit' && intent !== 'suspend' && intent !== 'resume')
-    return data({ message: 'Choose to edit, suspend or resume the card.' }, { status: 400 });
+  if (!change) return data({ message: UNKNOWN_INTENT_MESSAGE }, { status: 400 });
   return redirect(backTo(body.back, result.value.course.id), 303);
 }
 
