@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   flashcardDecks,
@@ -89,12 +89,14 @@ async function createCourse(cookie: string, subtopics = ['Planets', 'Moons']) {
 
 const decksOf = (courseId: string) =>
   db().select().from(flashcardDecks).where(eq(flashcardDecks.courseId, courseId)).all();
+/** A course's cards in the order it teaches them (decks are written in parallel, in any order). */
 const cardsOf = (courseId: string) =>
   db()
-    .select()
+    .select(getTableColumns(flashcards))
     .from(flashcards)
+    .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
     .where(eq(flashcards.courseId, courseId))
-    .orderBy(flashcards.id)
+    .orderBy(lessons.ordinal, flashcards.position)
     .all();
 const scheduleOf = (cardId: number) =>
   db().select().from(flashcardSchedules).where(eq(flashcardSchedules.cardId, cardId)).get()!;
