@@ -785,8 +785,8 @@ export const flashcardSchedules = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.cardId] }),
-    // The member's queue and counts: cards not suspended, by due time.
-    index('flashcard_schedules_due_idx').on(t.userId, t.suspended, t.due),
+    // The member's queue (in this order: no sort) and counts: cards not suspended, by due time.
+    index('flashcard_schedules_due_idx').on(t.userId, t.suspended, t.due, t.cardId),
     index('flashcard_schedules_card_idx').on(t.cardId),
   ],
 );

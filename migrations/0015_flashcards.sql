@@ -52,7 +52,7 @@ CREATE TABLE `flashcard_schedules` (
 	FOREIGN KEY (`card_id`) REFERENCES `flashcards`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `flashcard_schedules_due_idx` ON `flashcard_schedules` (`user_id`,`suspended`,`due`);
+CREATE INDEX `flashcard_schedules_due_idx` ON `flashcard_schedules` (`user_id`,`suspended`,`due`,`card_id`);
 --> statement-breakpoint
 CREATE INDEX `flashcard_schedules_card_idx` ON `flashcard_schedules` (`card_id`);
 --> statement-breakpoint

@@ -275,32 +275,42 @@ export function dueCounts(
   return { today: row?.today ?? 0, tomorrow: row?.tomorrow ?? 0 };
 }
 
+const dueCardColumns = {
+  card: flashcards,
+  schedule: flashcardSchedules,
+  lesson: { id: lessons.id, title: lessons.title },
+  course: { id: courses.id, mainTopic: courses.mainTopic, language: courses.language },
+};
+
+/** The first reviewable card due before `before`, reviewed cards (or new ones) only. */
+function firstDue(userId: string, before: Date, reviewed: boolean) {
+  return (
+    db()
+      .select(dueCardColumns)
+      .from(flashcardSchedules)
+      .innerJoin(flashcards, eq(flashcards.id, flashcardSchedules.cardId))
+      .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
+      .innerJoin(courses, eq(courses.id, flashcards.courseId))
+      .where(
+        and(
+          reviewable(userId),
+          lt(flashcardSchedules.due, before),
+          reviewed ? ne(flashcardSchedules.state, 0) : eq(flashcardSchedules.state, 0),
+        ),
+      )
+      // The index's order: the walk stops at the first card that qualifies, however many wait.
+      .orderBy(asc(flashcardSchedules.due), asc(flashcardSchedules.cardId))
+      .limit(1)
+      .get()
+  );
+}
+
 /**
  * The card to review next among those due before `before`: cards already reviewed first, the
- * most overdue first; then new cards in the order their courses and lessons teach them.
+ * most overdue first; then new cards, oldest deck first and in its order.
  */
 export function nextDueCard(userId: string, before: Date) {
-  return db()
-    .select({
-      card: flashcards,
-      schedule: flashcardSchedules,
-      lesson: { id: lessons.id, title: lessons.title },
-      course: { id: courses.id, mainTopic: courses.mainTopic, language: courses.language },
-    })
-    .from(flashcardSchedules)
-    .innerJoin(flashcards, eq(flashcards.id, flashcardSchedules.cardId))
-    .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
-    .innerJoin(courses, eq(courses.id, flashcards.courseId))
-    .where(and(reviewable(userId), lt(flashcardSchedules.due, before)))
-    .orderBy(
-      sql`${flashcardSchedules.state} = 0`,
-      sql`case when ${flashcardSchedules.state} = 0 then 0 else ${flashcardSchedules.due} end`,
-      asc(courses.createdAt),
-      asc(lessons.ordinal),
-      asc(flashcards.position),
-    )
-    .limit(1)
-    .get();
+  return firstDue(userId, before, true) ?? firstDue(userId, before, false);
 }
 
 /**
