@@ -5,6 +5,8 @@ import { timeZoneFromCookies } from './time-zone';
 export interface ReviewClock {
   now: Date;
   timeZone: string;
+  /** Demo mode's clock was set by the request: pages carry `now` on to their forms. */
+  set?: boolean;
 }
 
 /**
@@ -24,9 +26,9 @@ export function clockOf(input: {
     input.demo && typeof input.requested === 'string' && input.requested
       ? new Date(input.requested)
       : undefined;
-  const now =
-    requested && Number.isFinite(requested.getTime()) ? requested : (input.realNow ?? new Date());
-  return { now, timeZone };
+  if (requested && Number.isFinite(requested.getTime()))
+    return { now: requested, timeZone, set: true };
+  return { now: input.realNow ?? new Date(), timeZone };
 }
 
 /** `clockOf` for a request: the instant from the query string, else from the body given. */
