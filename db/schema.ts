@@ -3,6 +3,7 @@ import {
   index,
   integer,
   primaryKey,
+  real,
   sqliteTable,
   text,
   uniqueIndex,
@@ -702,4 +703,113 @@ export const demoWebhookDeliveries = sqliteTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.nextAttemptAt} is not null`),
   ],
+);
+
+/**
+ * Flashcards with spaced repetition (ADR 0033). A lesson's deck is owed from the moment its text
+ * is stored (a row here, in the same transaction) and written by a `flashcards` job like a quiz;
+ * lessons written before the feature get their row when their member first opens Review.
+ */
+export const flashcardDecks = sqliteTable(
+  'flashcard_decks',
+  {
+    lessonId: integer('lesson_id')
+      .primaryKey()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: GENERATION_STATES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    generatedAt: integer('generated_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('flashcard_decks_course_idx').on(t.courseId),
+    index('flashcard_decks_unfinished_idx')
+      .on(t.state)
+      .where(sql`${t.state} != 'done'`),
+  ],
+);
+
+/** One question and its short answer, from a lesson's deck; its member may edit it. */
+export const flashcards = sqliteTable(
+  'flashcards',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    lessonId: integer('lesson_id')
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    question: text('question').notNull(),
+    answer: text('answer').notNull(),
+    /** When the member last changed the text; null while it is as the AI wrote it. */
+    editedAt: integer('edited_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('flashcards_lesson_position_unique').on(t.lessonId, t.position),
+    index('flashcards_course_idx').on(t.courseId),
+  ],
+);
+
+/**
+ * Where a card stands for a member: the FSRS memory state (ts-fsrs's Card fields) and when it is
+ * due next, or suspended. One row per member and card, written with the card (state 0, New).
+ */
+export const flashcardSchedules = sqliteTable(
+  'flashcard_schedules',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cardId: integer('card_id')
+      .notNull()
+      .references(() => flashcards.id, { onDelete: 'cascade' }),
+    due: integer('due', { mode: 'timestamp_ms' }).notNull(),
+    stability: real('stability').notNull().default(0),
+    difficulty: real('difficulty').notNull().default(0),
+    elapsedDays: integer('elapsed_days').notNull().default(0),
+    scheduledDays: integer('scheduled_days').notNull().default(0),
+    learningSteps: integer('learning_steps').notNull().default(0),
+    reps: integer('reps').notNull().default(0),
+    lapses: integer('lapses').notNull().default(0),
+    /** ts-fsrs's State: 0 New, 1 Learning, 2 Review, 3 Relearning. */
+    state: integer('state').notNull().default(0),
+    lastReview: integer('last_review', { mode: 'timestamp_ms' }),
+    suspended: integer('suspended', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.cardId] }),
+    // The member's queue (in this order: no sort) and counts: cards not suspended, by due time.
+    index('flashcard_schedules_due_idx').on(t.userId, t.suspended, t.due, t.cardId),
+    index('flashcard_schedules_card_idx').on(t.cardId),
+  ],
+);
+
+/** Every grade a member gave a card: the history FSRS's parameters can later be fitted to. */
+export const flashcardReviews = sqliteTable(
+  'flashcard_reviews',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cardId: integer('card_id')
+      .notNull()
+      .references(() => flashcards.id, { onDelete: 'cascade' }),
+    /** 1 Again, 2 Hard, 3 Good, 4 Easy. */
+    rating: integer('rating').notNull(),
+    /** The card's FSRS state before this grade. */
+    state: integer('state').notNull(),
+    elapsedDays: integer('elapsed_days').notNull(),
+    /** Days until the card is due again after this grade. */
+    scheduledDays: integer('scheduled_days').notNull(),
+    reviewedAt: integer('reviewed_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('flashcard_reviews_card_idx').on(t.cardId, t.id)],
 );

@@ -7,6 +7,7 @@ import { mailQueueJobs } from '~/queues/mail.server';
 import { maintenanceQueue } from '~/queues/maintenance.server';
 import { outlineQueue } from '~/queues/outline.server';
 import { quizQueue } from '~/queues/quiz.server';
+import { flashcardsQueue } from '~/queues/flashcards.server';
 import { env } from '~/utils/env.server';
 import { processBillingEvent } from './billing-event/processor';
 import { processCertificateEmail } from './certificate-email/processor';
@@ -16,6 +17,7 @@ import { processMail } from './mail/processor';
 import { processMaintenance } from './maintenance/processor';
 import { processOutline } from './outline/processor';
 import { processQuiz } from './quiz/processor';
+import { processFlashcards } from './flashcards/processor';
 
 export interface QueueRegistration {
   processor: Processor;
@@ -55,6 +57,13 @@ export const registry: Record<string, QueueRegistration> = {
   [quizQueue.name]: {
     processor: processQuiz,
     concurrency: () => 2,
+    workerOptions: survivesCrashes,
+  },
+  // A deck is one short AI call per written lesson, waiting on the model like a lesson (ADR 24):
+  // ten at once keep up with a course's lessons without taking the model's time from them.
+  [flashcardsQueue.name]: {
+    processor: processFlashcards,
+    concurrency: () => 10,
     workerOptions: survivesCrashes,
   },
 };

@@ -375,15 +375,63 @@ export function lastUserText(request: MockAiRequest): string {
  */
 export function mockToolInput(request: MockAiRequest, knobs: MockKnobs): unknown {
   const prompt = lastUserText(request);
-  if (request.tool !== OUTLINE_TOOL && request.tool !== QUIZ_TOOL) return {};
+  const answers: Record<string, (prompt: string, malformedTry: number | undefined) => unknown> = {
+    [OUTLINE_TOOL]: outlineAnswer,
+    [QUIZ_TOOL]: quizAnswer,
+    [FLASHCARDS_TOOL]: flashcardsAnswer,
+  };
+  const answer = request.tool ? answers[request.tool] : undefined;
+  if (!answer) return {};
   let malformedTry: number | undefined;
   if (knobs.aiMalformed > 0) {
     const call = nextCall('malformed', prompt, knobs.version);
     if (call <= knobs.aiMalformed) malformedTry = call;
   }
-  return request.tool === QUIZ_TOOL
-    ? quizAnswer(prompt, malformedTry)
-    : outlineAnswer(prompt, malformedTry);
+  return answer(prompt, malformedTry);
+}
+
+export const FLASHCARDS_TOOL = 'lesson_flashcards';
+/** How the question of the mock's first card of every lesson begins (the browser test reads it). */
+export const MOCK_CARD_QUESTION_START = 'Which course teaches';
+
+/** The first `words` words of a title: a mock answer stays short, as the product requires. */
+const firstWords = (text: string, words: number) => text.split(/\s+/).slice(0, words).join(' ');
+
+/**
+ * A lesson's deck: three cards about the prompt's lesson, each one question with a short answer
+ * (what the lessons of `mockMarkdownLesson` say). Under MOCK_AI_MALFORMED, decks the product
+ * must refuse: no JSON, an answer that is a list of facts, too few cards.
+ */
+function flashcardsAnswer(prompt: string, malformedTry: number | undefined): unknown {
+  const main = firstWords(field(prompt, 'Main topic') ?? 'this course', 8);
+  const lesson = firstWords(field(prompt, 'Lesson') ?? main, 12);
+  if (malformedTry !== undefined) {
+    const broken = [
+      { cards: '```json\n[{"question": "Unfinished' },
+      {
+        cards: [
+          { question: `What is ${lesson}?`, answer: 'A topic; a skill; a list of facts; more' },
+          { question: `Why learn ${lesson}?`, answer: 'It is useful. It is also fun to learn.' },
+          { question: `Where is ${lesson} used?`, answer: main },
+        ],
+      },
+      { cards: [{ question: `What is ${lesson}?`, answer: main }] },
+    ];
+    return broken[(malformedTry - 1) % broken.length];
+  }
+  return {
+    cards: [
+      { question: `${MOCK_CARD_QUESTION_START} "${lesson}"?`, answer: main },
+      {
+        question: `What does the lesson "${lesson}" end with?`,
+        answer: 'A short summary',
+      },
+      {
+        question: `What should you do before moving on from "${lesson}"?`,
+        answer: 'Practise the essentials',
+      },
+    ],
+  };
 }
 
 export const QUIZ_TOOL = 'course_quiz';

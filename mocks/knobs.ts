@@ -18,7 +18,7 @@ import path from 'node:path';
  *   MOCK_AI_FAIL_FIRST=N: N rate-limit refusals per prompt.
  * - MOCK_AI_CALL_LOG: a file each AI request appends one line to ("<ms since epoch> <pid>"), so a
  *   test can count the calls of several worker processes.
- * - MOCK_AI_MALFORMED: the first N outline (and quiz) answers of each prompt are malformed
+ * - MOCK_AI_MALFORMED: the first N outline (quiz, flashcards) answers of each prompt are malformed
  *   (broken JSON, wrong shape); 'always' for every one.
  * - MOCK_MEDIA_FAIL: the image and video search APIs answer 503.
  * - MOCK_TRANSCRIPT_UNAVAILABLE: videos have no captions (as usual on servers).

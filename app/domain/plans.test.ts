@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlanPrice, PLAN_LIST, planButton } from './plans';
+import { flashcardsIncluded, formatPlanPrice, PLAN_LIST, planButton } from './plans';
 
 describe('the plan definitions', () => {
   it('match the product: names, prices and periods', () => {
@@ -49,5 +49,15 @@ describe('the pricing button', () => {
         to: '/subscription',
       });
     }
+  });
+});
+
+describe('flashcards', () => {
+  it('are part of every plan (ADR 0033)', () => {
+    expect(PLAN_LIST.map((plan) => [plan.id, flashcardsIncluded(plan.id)])).toEqual([
+      ['free', true],
+      ['monthly', true],
+      ['yearly', true],
+    ]);
   });
 });

@@ -114,6 +114,14 @@ export const PLAN_LIST: readonly PlanDefinition[] = [
   PLAN_DEFINITIONS.yearly,
 ];
 
+/**
+ * Flashcards with spaced repetition (ADR 0033) are part of every plan: each lesson a member
+ * studies gets its deck, whatever they pay. The server checks this list before writing, showing
+ * or grading cards, so taking a plan out of it is enough to withhold them.
+ */
+export const FLASHCARD_PLANS: readonly PlanId[] = ['free', 'monthly', 'yearly'];
+export const flashcardsIncluded = (plan: PlanId) => FLASHCARD_PLANS.includes(plan);
+
 export function isPaidPlan(value: unknown): value is PaidPlanId {
   return value === 'monthly' || value === 'yearly';
 }

@@ -13,6 +13,7 @@ import {
 import { db, preparedStatement, writeTransaction } from '~/utils/db.server';
 import type { Db } from '../../db/connection';
 import { insertCourseQuizzes, type CourseQuizTopic } from './quizzes.server';
+import { insertOwedDecks, insertWrittenDecks, type NewCard } from './flashcards.server';
 import { newId } from '~/utils/ids.server';
 import { progressOf } from '~/domain/progress';
 
@@ -27,6 +28,8 @@ export interface NewLesson {
   imageCredit?: string | null;
   youtubeId?: string | null;
   done?: boolean;
+  /** The lesson's flashcards when they already exist (a copied course); else a job writes them. */
+  flashcards?: NewCard[] | null;
 }
 
 export interface NewTopic {
@@ -45,7 +48,8 @@ export interface CreatedLesson {
 
 /**
  * A course with its topics and one row per lesson, in one transaction. Lessons
- * that come with theory are done; the others wait for their job.
+ * that come with theory are done, and owe their flashcards (ADR 0033) unless those come too;
+ * the others wait for their job.
  */
 export function createCourseWithLessons(input: {
   userId: string;
@@ -130,6 +134,23 @@ export function createCourseWithLessons(input: {
       .map((row) => ({ id: row.id, ordinal: row.ordinal, pending: pendingByOrdinal[row.ordinal]! }))
       .sort((a, b) => a.ordinal - b.ordinal);
     insertCourseQuizzes(tx, course.id, quizTopics, input.examQuestions);
+    const written = lessonIds
+      .map((row) => ({ lessonId: row.id, lesson: lessonRows[row.ordinal]!.lesson }))
+      .filter(({ lesson }) => lesson.theory);
+    insertOwedDecks(
+      tx,
+      written
+        .filter(({ lesson }) => !lesson.flashcards?.length)
+        .map(({ lessonId }) => ({ lessonId, courseId: course.id })),
+    );
+    insertWrittenDecks(
+      tx,
+      course.id,
+      input.userId,
+      written
+        .filter(({ lesson }) => lesson.flashcards?.length)
+        .map(({ lessonId, lesson }) => ({ lessonId, cards: lesson.flashcards! })),
+    );
     return { course, lessons: created };
   });
 }

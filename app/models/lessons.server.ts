@@ -7,7 +7,8 @@ import {
   type LessonSource,
   type MediaState,
 } from '../../db/schema';
-import { db, writeTransaction } from '~/utils/db.server';
+import { db, writeTransaction, type Transaction } from '~/utils/db.server';
+import { insertOwedDecks } from './flashcards.server';
 
 /**
  * One row per lesson. Every write here touches exactly one lesson row and only
@@ -134,7 +135,8 @@ function mediaColumns(media: LessonMedia) {
 
 /**
  * Stores a generated lesson once: only while it has no theory, so a job run
- * twice (after a crash) cannot write it twice. Returns whether it stored.
+ * twice (after a crash) cannot write it twice. The lesson's flashcards are owed from then on
+ * (ADR 0033), in the same transaction. Returns whether it stored.
  */
 export function storeLessonContent(
   lessonId: number,
@@ -146,20 +148,24 @@ export function storeLessonContent(
     sources?: LessonSource[] | null;
   },
 ): boolean {
-  const result = db()
-    .update(lessons)
-    .set({
-      theory: content.theory,
-      sources: content.sources?.length ? content.sources : null,
-      ...mediaColumns(content.media),
-      mediaState: content.mediaState,
-      state: 'done',
-      lastError: null,
-      generatedAt: new Date(),
-    })
-    .where(and(eq(lessons.id, lessonId), isNull(lessons.theory)))
-    .run();
-  return result.changes === 1;
+  return writeTransaction((tx) => {
+    const stored = tx
+      .update(lessons)
+      .set({
+        theory: content.theory,
+        sources: content.sources?.length ? content.sources : null,
+        ...mediaColumns(content.media),
+        mediaState: content.mediaState,
+        state: 'done',
+        lastError: null,
+        generatedAt: new Date(),
+      })
+      .where(and(eq(lessons.id, lessonId), isNull(lessons.theory)))
+      .returning({ courseId: lessons.courseId })
+      .get();
+    if (stored) insertOwedDecks(tx, [{ lessonId, courseId: stored.courseId }]);
+    return stored !== undefined;
+  });
 }
 
 /**
@@ -228,16 +234,26 @@ export interface ClientLessonUpdate {
   youtubeId?: string;
 }
 
-/** Applies a whole course's client updates in one transaction: all of them or none. */
+/**
+ * Applies a whole course's client updates in one transaction: all of them or none. A lesson that
+ * gets its first theory this way owes its flashcards, as one a job writes does.
+ */
 export function updateLessonsFromClient(updates: ClientLessonUpdate[]) {
-  writeTransaction(() => {
-    for (const update of updates) updateLessonFromClient(update);
+  writeTransaction((tx) => {
+    for (const update of updates) updateLessonFromClient(tx, update);
   });
 }
 
-function updateLessonFromClient({ lessonId, ...update }: ClientLessonUpdate) {
-  db()
-    .update(lessons)
+function updateLessonFromClient(tx: Transaction, { lessonId, ...update }: ClientLessonUpdate) {
+  const firstTheory = update.theory
+    ? tx
+        .select({ courseId: lessons.courseId })
+        .from(lessons)
+        .where(and(eq(lessons.id, lessonId), isNull(lessons.theory)))
+        .get()
+    : undefined;
+  if (firstTheory) insertOwedDecks(tx, [{ lessonId, courseId: firstTheory.courseId }]);
+  tx.update(lessons)
     .set({
       done: update.done,
       ...(update.theory

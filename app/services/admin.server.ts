@@ -9,6 +9,7 @@ import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import { lessonQueue } from '~/queues/lesson.server';
 import { maintenanceQueue } from '~/queues/maintenance.server';
 import { outlineQueue } from '~/queues/outline.server';
+import { flashcardsQueue } from '~/queues/flashcards.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
 
 /**
@@ -61,6 +62,7 @@ export function savePolicyText(
 const QUEUES = [
   outlineQueue,
   lessonQueue,
+  flashcardsQueue,
   certificateEmailQueue,
   billingEventQueue,
   maintenanceQueue,

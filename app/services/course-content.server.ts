@@ -13,6 +13,7 @@ import { courseOutline, type Course, type NewTopic } from '~/models/courses.serv
 import { listLessonsOfCourse, updateLessonsFromClient } from '~/models/lessons.server';
 import { sanitizeHtmlOffThread } from '~/utils/sanitize-html-pool.server';
 import { cleanText } from '~/utils/validation.server';
+import { keepCourseDecksWriting } from './flashcards.server';
 
 /**
  * The API's course JSON is an API format only: an object keyed
@@ -150,9 +151,13 @@ export function courseContent(course: Pick<Course, 'id' | 'mainTopic'>): CourseC
 /**
  * /api/update: the learner's `done` marks and any content given, lesson by
  * lesson. The content must have the course's shape (same topics and lesson
- * counts); returns false otherwise and changes nothing.
+ * counts); returns false otherwise and changes nothing. Lessons that get their first text this
+ * way owe their flashcards, whose jobs start here.
  */
-export function applyContentUpdate(courseId: string, topics: ContentTopic[]): boolean {
+export async function applyContentUpdate(
+  courseId: string,
+  topics: ContentTopic[],
+): Promise<boolean> {
   const outline = courseOutline(courseId);
   const sameShape =
     outline.length === topics.length &&
@@ -172,6 +177,7 @@ export function applyContentUpdate(courseId: string, topics: ContentTopic[]): bo
       }),
     ),
   );
+  await keepCourseDecksWriting(courseId);
   return true;
 }
 

@@ -28,6 +28,7 @@ import { fail, ok, type Result } from '~/domain/result';
 import { aiAllowance } from '~/services/ai-allowance.server';
 import { keepQuizzesGenerating } from '~/services/quizzes.server';
 import { readMaterial, type MaterialUpload } from '~/services/material/intake.server';
+import { keepCourseDecksWriting } from '~/services/flashcards.server';
 import { log } from '~/utils/logger.server';
 import { tooManyRequestsFailure } from '~/utils/rate-limit.server';
 import { jobServiceUp } from '~/utils/redis.server';
@@ -221,6 +222,8 @@ export async function createCourseFromContent(
   const { course, lessons } = createCourseWithLessons({ userId: user.id, ...input });
   await enqueueCourseLessons(course.id, lessons);
   await keepQuizzesGenerating(course.id);
+  // Lessons the client sent with their text owe their flashcards at once.
+  await keepCourseDecksWriting(course.id);
   return ok(course.id);
 }
 

@@ -19,6 +19,8 @@ import type { User } from '~/models/users.server';
 import { planRefusal } from '~/domain/plans';
 import { fail, ok, type Result } from '~/domain/result';
 import { keepQuizzesGenerating } from '~/services/quizzes.server';
+import { keepCourseDecksWriting } from '~/services/flashcards.server';
+import { writtenDecksOfCourse } from '~/models/flashcards.server';
 import { env } from '~/utils/env.server';
 import { newSecretToken } from '~/utils/ids.server';
 
@@ -121,8 +123,9 @@ export function readSharedCourse(token: string): SharedCourse | undefined {
 }
 
 /**
- * Copy to my courses: the shared course becomes the member's own, with its lessons, media and
- * quizzes as written (no AI call, so no allowance) and progress from zero. It is a course of
+ * Copy to my courses: the shared course becomes the member's own, with its lessons, media,
+ * quizzes and flashcards as written (no AI call, so no allowance) and progress from zero (their
+ * own schedule: every card new). It is a course of
  * theirs like any other, so their plan must allow it, as on /create.
  */
 export async function copySharedCourse(user: User, token: string): Promise<Result<string>> {
@@ -135,6 +138,7 @@ export async function copySharedCourse(user: User, token: string): Promise<Resul
 
   const lessons = new Map(listLessonsOfCourse(source.id).map((lesson) => [lesson.id, lesson]));
   const quizzes = listQuizzesOfCourse(source.id);
+  const decks = writtenDecksOfCourse(source.id);
   const { course } = createCourseWithLessons({
     userId: user.id,
     mainTopic: source.mainTopic,
@@ -151,13 +155,15 @@ export async function copySharedCourse(user: User, token: string): Promise<Resul
           imageUrl: lesson.imageUrl,
           imageCredit: lesson.imageCredit,
           youtubeId: lesson.youtubeId,
+          flashcards: decks.get(id),
         };
       }),
       quizQuestions: quizzes.find((quiz) => quiz.topicId === topic.id)?.questions,
     })),
     examQuestions: quizzes.find((quiz) => quiz.kind === 'exam')?.questions,
   });
-  // Only a quiz the source had not finished yet is still owed a job.
+  // Only a quiz or a deck the source had not finished yet is still owed a job.
   await keepQuizzesGenerating(course.id);
+  await keepCourseDecksWriting(course.id);
   return ok(course.id);
 }

@@ -19,6 +19,7 @@ import type { AiMessage } from '~/services/vendors/ai-provider.server';
 import { eventStreamResponse } from '~/utils/event-stream.server';
 import { log } from '~/utils/logger.server';
 import { markdownToSafeHtml, stripCodeFences } from '~/utils/markdown.server';
+import { htmlToPlainText } from '~/utils/text';
 import { hit, type RateLimit } from '~/utils/rate-limit.server';
 import { badRequest } from '~/utils/validation.server';
 
@@ -50,21 +51,6 @@ export function tutorConversation(userId: string, lessonId: number) {
   );
 }
 
-/** The lesson's text without its markup, for the prompt. */
-function plainText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\s*\n\s*/g, '\n')
-    .trim()
-    .slice(0, LESSON_CHARS);
-}
-
 /** The tutor's instructions: stay with this lesson and course, decline the rest. */
 export function tutorSystem(input: {
   mainTopic: string;
@@ -89,7 +75,7 @@ export function tutorSystem(input: {
     ),
     '',
     'Lesson text:',
-    plainText(input.lessonHtml),
+    htmlToPlainText(input.lessonHtml, LESSON_CHARS),
   ].join('\n');
 }
 

@@ -4,6 +4,7 @@ import { listRunningRegenerations } from '~/models/lesson-regenerations.server';
 import { listUnsentMailIds } from '~/models/mail-queue.server';
 import { listUnfinishedOutlines } from '~/models/outlines.server';
 import { listUnfinishedQuizzes } from '~/models/quizzes.server';
+import { listUnfinishedDecks } from '~/models/flashcards.server';
 import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import { ensureLessonJobs } from '~/queues/lesson.server';
 import { ensureRegenerationJobs } from '~/queues/lesson-regeneration.server';
@@ -11,6 +12,7 @@ import { mailQueueJobs } from '~/queues/mail.server';
 import { outlineQueue } from '~/queues/outline.server';
 import { sweptPriority, turnsPerMember } from '~/queues/priorities.server';
 import { ensureQuizJobs } from '~/queues/quiz.server';
+import { ensureFlashcardJobs } from '~/queues/flashcards.server';
 import { log } from '~/utils/logger.server';
 import { emailUnsentReceipts } from './receipts.server';
 
@@ -19,7 +21,7 @@ const MAIL_GRACE_MS = 2 * 60_000;
 
 /**
  * SQLite says what work is owed (outlines not written, lessons without theory or media, lessons a member asked to
- * have re-written, quizzes without questions, mail,
+ * have re-written, quizzes without questions, lessons' flashcard decks not written, mail,
  * certificate and receipt emails not sent); Redis
  * only runs it. This gives each piece of owed work a live job again, whatever Redis lost: a
  * restart that kept nothing, an outage while a member submitted, a database restored to an
@@ -31,7 +33,14 @@ export async function sweepLostWork(
   now = new Date(),
 ): Promise<
   Record<
-    'outlines' | 'lessons' | 'regenerations' | 'quizzes' | 'mails' | 'certificates' | 'receipts',
+    | 'outlines'
+    | 'lessons'
+    | 'regenerations'
+    | 'quizzes'
+    | 'flashcards'
+    | 'mails'
+    | 'certificates'
+    | 'receipts',
     number
   >
 > {
@@ -58,6 +67,7 @@ export async function sweepLostWork(
       priority: sweptPriority(turn),
     })),
   );
+  const flashcards = await ensureFlashcardJobs(listUnfinishedDecks);
   const mails = await mailQueueJobs.ensure(() =>
     listUnsentMailIds(new Date(now.getTime() - MAIL_GRACE_MS)).map((mailId) => ({
       data: { mailId },
@@ -70,7 +80,16 @@ export async function sweepLostWork(
     })),
   );
   const receipts = await emailUnsentReceipts(now);
-  const found = { outlines, lessons, regenerations, quizzes, mails, certificates, receipts };
+  const found = {
+    outlines,
+    lessons,
+    regenerations,
+    quizzes,
+    flashcards,
+    mails,
+    certificates,
+    receipts,
+  };
   if (Object.values(found).some((count) => count > 0)) log.warn('sweep.requeued', found);
   return found;
 }

@@ -5,6 +5,24 @@ export function truncateWords(text: string, words: number): string {
   return parts.length > words ? `${kept}...` : kept;
 }
 
+/**
+ * A stored lesson's text without its markup, for a prompt (the tutor, flashcards): tags become
+ * spaces, the entities the sanitizer writes become characters again, and runs of blanks shrink.
+ */
+export function htmlToPlainText(html: string, maxChars: number): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .trim()
+    .slice(0, maxChars);
+}
+
 /** What a member is told, naming the field: "Name contains characters that are not allowed". */
 export function forbiddenCharactersMessage(field = 'This field'): string {
   return `${field} contains characters that are not allowed`;

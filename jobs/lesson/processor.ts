@@ -33,6 +33,7 @@ import { startDraft, type DraftWriter } from '~/utils/drafts.server';
 import { log } from '~/utils/logger.server';
 import { errorMessage, reportProgress, waitOutRateLimit } from '~/queues/retry.server';
 import { lessonQueue } from '~/queues/lesson.server';
+import { ensureFlashcardJobs } from '~/queues/flashcards.server';
 
 interface FoundMedia {
   media: LessonMedia;
@@ -118,6 +119,18 @@ function keepPhoto(context: LessonJobContext, found: FoundMedia | undefined) {
 }
 
 /**
+ * The stored lesson owes its flashcards (ADR 0033): their job starts now. If Redis refuses, the
+ * deck row is there and the sweep gives it a job, so this never fails the lesson.
+ */
+async function writeFlashcardsNext(lessonId: number, courseId: string) {
+  try {
+    await ensureFlashcardJobs([{ lessonId, courseId }]);
+  } catch (error) {
+    log.warn('flashcards.enqueue_failed', { lessonId, courseId, error: errorMessage(error) });
+  }
+}
+
+/**
  * Generates one lesson and writes only that lesson's row. Safe to run twice:
  * a lesson already stored is never written again, and a job whose course was
  * deleted fails for good instead of retrying.
@@ -148,9 +161,10 @@ export async function processLesson(job: Job, token?: string) {
         media: produced.found?.media ?? {},
         mediaState: produced.mediaError ? 'retrying' : 'done',
       });
-      if (stored)
+      if (stored) {
         log.info('lesson.stored', { jobId: job.id, lessonId, courseId, pid: process.pid });
-      else if (produced.found && getLesson(lessonId)?.mediaState !== 'done')
+        await writeFlashcardsNext(lessonId, courseId);
+      } else if (produced.found && getLesson(lessonId)?.mediaState !== 'done')
         // The theory came from elsewhere meanwhile (e.g. /api/update): still finish
         // the media, filling only what that writer left empty.
         storeLessonMedia(lessonId, produced.found.media);

@@ -25,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (refused) return failureJson(refused);
     const topics = await parseContent(body.content);
     if (!topics.ok) return failureJson(topics);
-    if (!applyContentUpdate(course.id, topics.value)) return badRequest(CONTENT_MESSAGE);
+    if (!(await applyContentUpdate(course.id, topics.value))) return badRequest(CONTENT_MESSAGE);
     return Response.json({ success: true, message: 'Course updated successfully' });
   });
 }

@@ -23,6 +23,8 @@ import { RegenerateLesson } from '~/components/regenerate-lesson';
 import { ShareCourse } from '~/components/share-course';
 import { TutorPanel } from '~/components/tutor-panel';
 import { QuizLink } from '~/components/topic-quiz';
+import { TopicCardsLink } from '~/components/topic-cards';
+import { TimeZoneCookie } from '~/components/time-zone-cookie';
 import { VideoFacade } from '~/components/video-facade';
 import { ProgressCircle } from '~/components/progress-circle';
 import { ExportLinks } from '~/components/export-links';
@@ -41,9 +43,11 @@ import { readLessonNote } from '~/services/lesson-notes.server';
 import { regenerationStatus } from '~/services/lesson-regeneration.server';
 import { shareStateOf } from '~/services/course-sharing.server';
 import { courseQuizzes } from '~/services/quizzes.server';
+import { topicCardsOf } from '~/services/flashcards.server';
 import courseStyles from '~/styles/course.css?url';
 import studyStyles from '~/styles/study.css?url';
 import { env } from '~/utils/env.server';
+import { reviewClock } from '~/utils/review-clock.server';
 import { requireUser } from '~/utils/auth.server';
 import { truncateWords } from '~/utils/text';
 import { useLongPoll } from '~/utils/use-long-poll';
@@ -82,6 +86,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const lesson = getLessonOfCourse(selected.id, course.id)!;
   // One read of the lessons: the outline, the status and the quizzes' state all come from it.
   const status = withJobService(statusOfLessons(course.id, all));
+  const clock = reviewClock(request);
+  const cards = topicCardsOf(user, course.id, clock);
   return {
     course: {
       id: course.id,
@@ -116,6 +122,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           }
         : null,
     },
+    // Each topic's flashcards (counts only), or null when the plan leaves them out.
+    flashcards: cards ? Object.fromEntries(cards) : null,
+    timeZone: clock.timeZone,
     // The member's own notes on this lesson, and where a re-write of it stands.
     note: readLessonNote(user.id, lesson.id).body,
     regeneration: regenerationStatus(lesson.id),
@@ -220,6 +229,8 @@ export default function CourseView() {
     note,
     regeneration,
     share,
+    flashcards,
+    timeZone,
   } = useLoaderData<typeof loader>();
   const polled = useLongPoll(`/status/course/${course.id}`, loaded, finished);
   const revalidator = useRevalidator();
@@ -247,6 +258,7 @@ export default function CourseView() {
   const text = languageAttributes(course.language);
   return (
     <div className="course-page">
+      <TimeZoneCookie used={timeZone} />
       <header className="course-bar">
         <h1 className="course-title" title={course.mainTopic} {...text}>
           <span className="title-mobile">{truncateWords(course.mainTopic, 6)}</span>
@@ -308,6 +320,13 @@ export default function CourseView() {
                 quiz={quizzes.find((quiz) => quiz.topicId === topic.id)}
                 courseId={course.id}
               />
+              {flashcards ? (
+                <TopicCardsLink
+                  courseId={course.id}
+                  topicId={topic.id}
+                  counts={flashcards[topic.id]}
+                />
+              ) : null}
             </details>
           ))}
           <QuizLink quiz={quizzes.find((quiz) => quiz.kind === 'exam')} courseId={course.id} />

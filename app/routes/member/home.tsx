@@ -10,6 +10,10 @@ import { ExportLinks } from '~/components/export-links';
 import { languageAttributes, languageOf } from '~/domain/languages';
 import { QuizResultsLine } from '~/components/topic-quiz';
 import { quizSummariesOfUser } from '~/models/quizzes.server';
+import { dueCountsOf } from '~/services/flashcards.server';
+import { reviewClock } from '~/utils/review-clock.server';
+import { TimeZoneCookie } from '~/components/time-zone-cookie';
+import { flashcardsIncluded } from '~/domain/plans';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'My Courses | CourseGen' }];
@@ -33,7 +37,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user.id,
     page.courses.map((course) => course.id),
   );
+  const clock = reviewClock(request);
   return {
+    // The member's flashcards due today, across every course (the first page only).
+    cardsDue:
+      paging.value.after === null && flashcardsIncluded(user.plan)
+        ? dueCountsOf(user, clock).today
+        : null,
+    timeZone: clock.timeZone,
     laterPage: paging.value.after !== null,
     nextCursor: page.nextCursor,
     courses: page.courses.map((course) => ({
@@ -73,11 +84,28 @@ function usePages() {
   };
 }
 
+/** How many flashcards are due today, and the way to the Review page. */
+function CardsDue({ count }: { count: number }) {
+  return (
+    <p className="cards-due row" data-testid="cards-due">
+      <span>
+        Flashcards due today: <strong data-testid="cards-due-count">{count}</strong>
+      </span>
+      <Link to="/review" className={`button${count > 0 ? ' primary' : ''}`}>
+        Review
+      </Link>
+    </p>
+  );
+}
+
 export default function Home() {
   const { courses, laterPage, nextCursor, loading, loadMore } = usePages();
+  const { cardsDue, timeZone } = useLoaderData<typeof loader>();
   return (
     <section className="page home-page">
+      <TimeZoneCookie used={timeZone} />
       <h1>My Courses</h1>
+      {cardsDue !== null ? <CardsDue count={cardsDue} /> : null}
       {laterPage ? (
         <p>
           <Link to="/home">Back to the newest courses</Link>

@@ -4,7 +4,7 @@ import { ContactCta } from '~/components/contact-cta';
 import { Faq, type FaqItem } from '~/components/faq';
 import { PlanCards } from '~/components/plan-card';
 import { materialAllowance } from '~/domain/material';
-import { PLAN_DEFINITIONS, PLAN_LIST } from '~/domain/plans';
+import { FLASHCARD_PLANS, PLAN_DEFINITIONS, PLAN_LIST } from '~/domain/plans';
 import { paidUntilOf } from '~/services/billing.server';
 import publicStyles from '~/styles/public.css?url';
 import { getSessionUser } from '~/utils/auth.server';
@@ -34,10 +34,18 @@ const BENEFITS = [
     text: 'Every plan, free included, lets you create as many courses as you like.',
   },
   {
+    title: 'Flashcards that stay with you',
+    text: 'Every plan, Free included: each lesson gets a small deck of flashcards, and Review brings each card back just before you would forget it.',
+  },
+  {
     title: 'Cancel any time',
     text: 'No contracts: cancel from your Subscription page whenever you want.',
   },
 ];
+
+/** 'A', 'A and B', 'A, B and C'. */
+const listOf = (names: string[]) =>
+  names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
 
 const FAQ: FaqItem[] = [
   {
@@ -46,6 +54,16 @@ const FAQ: FaqItem[] = [
       <p>
         Unlimited Theory &amp; Image courses of 5 topics each, for as long as you like. Video &amp;
         Theory courses and 10-topic courses need a paid plan.
+      </p>
+    ),
+  },
+  {
+    question: 'Which plans include flashcards?',
+    answer: (
+      <p data-testid="flashcard-plans">
+        {`Flashcards come with the ${listOf(FLASHCARD_PLANS.map((id) => PLAN_DEFINITIONS[id].name))}`}
+        : every lesson you study gets its deck, and the Review page schedules each card with spaced
+        repetition (FSRS). Writing them does not count against your hourly AI allowance.
       </p>
     ),
   },

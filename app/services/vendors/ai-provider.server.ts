@@ -5,7 +5,7 @@
  */
 
 /** What a call is for: a provider may use a different model for each. */
-export type AiPurpose = 'outline' | 'lesson' | 'quiz' | 'tutor';
+export type AiPurpose = 'outline' | 'lesson' | 'quiz' | 'flashcards' | 'tutor';
 
 export interface AiMessage {
   role: 'user' | 'assistant';

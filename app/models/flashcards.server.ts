@@ -1,0 +1,431 @@
+import { and, asc, eq, isNotNull, lt, ne, sql } from 'drizzle-orm';
+import {
+  courses,
+  flashcardDecks,
+  flashcardReviews,
+  flashcardSchedules,
+  flashcards,
+  lessons,
+} from '../../db/schema';
+import { db, writeTransaction, type Transaction } from '~/utils/db.server';
+
+/**
+ * Flashcards (ADR 0033): a deck row per written lesson says a deck is owed until its job stores
+ * the cards; each card has one schedule row per member (the course's owner), its FSRS state.
+ * Every read here that a member causes is scoped by the member's id.
+ */
+export type FlashcardDeck = typeof flashcardDecks.$inferSelect;
+export type Flashcard = typeof flashcards.$inferSelect;
+export type FlashcardSchedule = typeof flashcardSchedules.$inferSelect;
+
+export interface NewCard {
+  question: string;
+  answer: string;
+}
+
+/** The lesson and course a deck is owed for. */
+export interface DeckOwed {
+  lessonId: number;
+  courseId: string;
+}
+
+/**
+ * Deck rows for lessons whose text was just stored, in the writer's transaction, so a lesson is
+ * never written without its deck being owed. A lesson that has one already keeps it.
+ */
+export function insertOwedDecks(tx: Transaction, owed: DeckOwed[]) {
+  if (owed.length === 0) return;
+  tx.insert(flashcardDecks).values(owed).onConflictDoNothing().run();
+}
+
+/**
+ * The cards of a deck and their member's schedules (new: the empty card of ts-fsrs, due at
+ * once, which is what the columns' defaults are), in the caller's transaction.
+ */
+function insertCards(
+  tx: Transaction,
+  deck: DeckOwed & { userId: string },
+  cards: NewCard[],
+  now: Date,
+) {
+  if (cards.length === 0) return;
+  const rows = tx
+    .insert(flashcards)
+    .values(
+      cards.map((card, position) => ({
+        lessonId: deck.lessonId,
+        courseId: deck.courseId,
+        position,
+        question: card.question,
+        answer: card.answer,
+      })),
+    )
+    .returning({ id: flashcards.id })
+    .all();
+  tx.insert(flashcardSchedules)
+    .values(rows.map((row) => ({ userId: deck.userId, cardId: row.id, due: now })))
+    .run();
+}
+
+/** Decks that already exist (a copied course): written at once, no job owed. */
+export function insertWrittenDecks(
+  tx: Transaction,
+  courseId: string,
+  userId: string,
+  decks: { lessonId: number; cards: NewCard[] }[],
+) {
+  if (decks.length === 0) return;
+  const now = new Date();
+  tx.insert(flashcardDecks)
+    .values(
+      decks.map((deck) => ({
+        lessonId: deck.lessonId,
+        courseId,
+        state: 'done' as const,
+        generatedAt: now,
+      })),
+    )
+    .run();
+  for (const deck of decks) insertCards(tx, { ...deck, courseId, userId }, deck.cards, now);
+}
+
+export interface DeckJobContext {
+  deck: FlashcardDeck;
+  lesson: { title: string; theory: string | null };
+  course: { id: string; mainTopic: string; language: string; userId: string };
+}
+
+/** What a deck's job needs, or undefined when the lesson (or its course) was deleted. */
+export function getDeckJobContext(lessonId: number): DeckJobContext | undefined {
+  return db()
+    .select({
+      deck: flashcardDecks,
+      lesson: { title: lessons.title, theory: lessons.theory },
+      course: {
+        id: courses.id,
+        mainTopic: courses.mainTopic,
+        language: courses.language,
+        userId: courses.userId,
+      },
+    })
+    .from(flashcardDecks)
+    .innerJoin(lessons, eq(lessons.id, flashcardDecks.lessonId))
+    .innerJoin(courses, eq(courses.id, flashcardDecks.courseId))
+    .where(eq(flashcardDecks.lessonId, lessonId))
+    .get();
+}
+
+const unfinished = (lessonId: number) =>
+  and(eq(flashcardDecks.lessonId, lessonId), ne(flashcardDecks.state, 'done'));
+
+/** A try starts. Never undoes 'done'. */
+export function markDeckRunning(lessonId: number, failuresSoFar: number) {
+  db()
+    .update(flashcardDecks)
+    .set({ state: failuresSoFar > 0 ? 'retrying' : 'running' })
+    .where(unfinished(lessonId))
+    .run();
+}
+
+/** A try put off by the AI rate limit (ADR 0024): waiting again, as before it started. */
+export function markDeckWaiting(lessonId: number, failuresSoFar: number) {
+  db()
+    .update(flashcardDecks)
+    .set({ state: failuresSoFar > 0 ? 'retrying' : 'queued' })
+    .where(unfinished(lessonId))
+    .run();
+}
+
+export function recordDeckFailure(lessonId: number, failures: number, message: string) {
+  db()
+    .update(flashcardDecks)
+    .set({ state: 'retrying', attempts: failures, lastError: message.slice(0, 500) })
+    .where(unfinished(lessonId))
+    .run();
+}
+
+/**
+ * Stores a deck once, with its member's schedules: a job run twice (or a copy racing a job)
+ * cannot write a second set of cards. Returns whether it stored.
+ */
+export function storeDeck(
+  deck: DeckOwed & { userId: string },
+  cards: NewCard[],
+  now = new Date(),
+): boolean {
+  return writeTransaction((tx) => {
+    const claimed = tx
+      .update(flashcardDecks)
+      .set({ state: 'done', lastError: null, generatedAt: now })
+      .where(unfinished(deck.lessonId))
+      .run();
+    if (claimed.changes !== 1) return false;
+    insertCards(tx, deck, cards, now);
+    return true;
+  });
+}
+
+/** Decks still owed: the work the sweeper keeps a job for. */
+export function listUnfinishedDecks(): DeckOwed[] {
+  return db()
+    .select({ lessonId: flashcardDecks.lessonId, courseId: flashcardDecks.courseId })
+    .from(flashcardDecks)
+    .where(ne(flashcardDecks.state, 'done'))
+    .all();
+}
+
+/** The owed decks of one course (to give them jobs when the course is made or updated). */
+export function listUnfinishedDecksOfCourse(courseId: string): DeckOwed[] {
+  return db()
+    .select({ lessonId: flashcardDecks.lessonId, courseId: flashcardDecks.courseId })
+    .from(flashcardDecks)
+    .where(and(eq(flashcardDecks.courseId, courseId), ne(flashcardDecks.state, 'done')))
+    .all();
+}
+
+/**
+ * Decks owed for the member's written lessons that have none: lessons written before flashcards
+ * existed. Called when the member first opens Review (or a course's cards), so old courses get
+ * their cards then and not all at once at the upgrade. Returns every deck of theirs still owed.
+ * Only reads unless some deck is missing, so loading the page takes no write lock.
+ */
+export function owedDecksOfMember(userId: string, courseId?: string): DeckOwed[] {
+  const ofMember = and(
+    eq(courses.userId, userId),
+    courseId === undefined ? undefined : eq(courses.id, courseId),
+  );
+  const missing = db()
+    .select({ lessonId: lessons.id, courseId: lessons.courseId })
+    .from(lessons)
+    .innerJoin(courses, eq(courses.id, lessons.courseId))
+    .leftJoin(flashcardDecks, eq(flashcardDecks.lessonId, lessons.id))
+    .where(and(ofMember, isNotNull(lessons.theory), sql`${flashcardDecks.lessonId} is null`))
+    .all();
+  // Another request may insert the same rows meanwhile: insertOwedDecks ignores those.
+  if (missing.length > 0) writeTransaction((tx) => insertOwedDecks(tx, missing));
+  return db()
+    .select({ lessonId: flashcardDecks.lessonId, courseId: flashcardDecks.courseId })
+    .from(flashcardDecks)
+    .innerJoin(courses, eq(courses.id, flashcardDecks.courseId))
+    .where(and(ofMember, ne(flashcardDecks.state, 'done')))
+    .all();
+}
+
+/** A card of one of the member's courses, with the member's schedule; undefined for any other. */
+export function getCardOfMember(cardId: number, userId: string) {
+  return db()
+    .select({
+      card: flashcards,
+      schedule: flashcardSchedules,
+      lesson: { id: lessons.id, title: lessons.title },
+      course: { id: courses.id, mainTopic: courses.mainTopic, language: courses.language },
+    })
+    .from(flashcards)
+    .innerJoin(courses, and(eq(courses.id, flashcards.courseId), eq(courses.userId, userId)))
+    .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
+    .innerJoin(
+      flashcardSchedules,
+      and(eq(flashcardSchedules.cardId, flashcards.id), eq(flashcardSchedules.userId, userId)),
+    )
+    .where(eq(flashcards.id, cardId))
+    .get();
+}
+export type MemberCard = NonNullable<ReturnType<typeof getCardOfMember>>;
+
+/** The member's correction of a card's text (the caller checked it is theirs). */
+export function updateCardText(cardId: number, text: NewCard, now = new Date()) {
+  db()
+    .update(flashcards)
+    .set({ question: text.question, answer: text.answer, editedAt: now })
+    .where(eq(flashcards.id, cardId))
+    .run();
+}
+
+export function setCardSuspended(cardId: number, userId: string, suspended: boolean) {
+  db()
+    .update(flashcardSchedules)
+    .set({ suspended })
+    .where(and(eq(flashcardSchedules.cardId, cardId), eq(flashcardSchedules.userId, userId)))
+    .run();
+}
+
+/** A card counts for review once its lesson is studied (done) and while it is not suspended. */
+const reviewable = (userId: string) =>
+  and(
+    eq(flashcardSchedules.userId, userId),
+    eq(flashcardSchedules.suspended, false),
+    eq(lessons.done, true),
+  );
+
+/** How many of the member's cards fall due before `tomorrow`, and during the day after. */
+export function dueCounts(
+  userId: string,
+  bounds: { tomorrow: Date; dayAfter: Date },
+): { today: number; tomorrow: number } {
+  const row = db()
+    .select({
+      today: sql<number>`coalesce(sum(case when ${flashcardSchedules.due} < ${bounds.tomorrow.getTime()} then 1 else 0 end), 0)`,
+      tomorrow: sql<number>`coalesce(sum(case when ${flashcardSchedules.due} >= ${bounds.tomorrow.getTime()} then 1 else 0 end), 0)`,
+    })
+    .from(flashcardSchedules)
+    .innerJoin(flashcards, eq(flashcards.id, flashcardSchedules.cardId))
+    .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
+    .where(and(reviewable(userId), lt(flashcardSchedules.due, bounds.dayAfter)))
+    .get();
+  return { today: row?.today ?? 0, tomorrow: row?.tomorrow ?? 0 };
+}
+
+const dueCardColumns = {
+  card: flashcards,
+  schedule: flashcardSchedules,
+  lesson: { id: lessons.id, title: lessons.title },
+  course: { id: courses.id, mainTopic: courses.mainTopic, language: courses.language },
+};
+
+/** The first reviewable card due before `before`, reviewed cards (or new ones) only. */
+function firstDue(userId: string, before: Date, reviewed: boolean) {
+  return (
+    db()
+      .select(dueCardColumns)
+      .from(flashcardSchedules)
+      .innerJoin(flashcards, eq(flashcards.id, flashcardSchedules.cardId))
+      .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
+      .innerJoin(courses, eq(courses.id, flashcards.courseId))
+      .where(
+        and(
+          reviewable(userId),
+          lt(flashcardSchedules.due, before),
+          reviewed ? ne(flashcardSchedules.state, 0) : eq(flashcardSchedules.state, 0),
+        ),
+      )
+      // The index's order: the walk stops at the first card that qualifies, however many wait.
+      .orderBy(asc(flashcardSchedules.due), asc(flashcardSchedules.cardId))
+      .limit(1)
+      .get()
+  );
+}
+
+/**
+ * The card to review next among those due before `before`: cards already reviewed first, the
+ * most overdue first; then new cards, oldest deck first and in its order.
+ */
+export function nextDueCard(userId: string, before: Date) {
+  return firstDue(userId, before, true) ?? firstDue(userId, before, false);
+}
+
+/**
+ * Stores a grade: the schedule the scheduler worked out from the row with `reps` reviews, and the
+ * review in the log, only if the row still has `reps` reviews and is not suspended (a second
+ * submit of the same grade, or a grade racing a suspend, changes nothing). Returns whether it did.
+ */
+export function storeGrade(
+  userId: string,
+  cardId: number,
+  reps: number,
+  next: Omit<FlashcardSchedule, 'userId' | 'cardId' | 'suspended'>,
+  review: { rating: number; state: number; elapsedDays: number; scheduledDays: number },
+  now: Date,
+): boolean {
+  return writeTransaction((tx) => {
+    const updated = tx
+      .update(flashcardSchedules)
+      .set(next)
+      .where(
+        and(
+          eq(flashcardSchedules.userId, userId),
+          eq(flashcardSchedules.cardId, cardId),
+          eq(flashcardSchedules.reps, reps),
+          eq(flashcardSchedules.suspended, false),
+        ),
+      )
+      .run();
+    if (updated.changes !== 1) return false;
+    tx.insert(flashcardReviews)
+      .values({ userId, cardId, ...review, reviewedAt: now })
+      .run();
+    return true;
+  });
+}
+
+/** Every card of a course with its topic, lesson and the member's schedule, in course order. */
+export function cardsOfCourse(courseId: string, userId: string) {
+  return db()
+    .select({
+      id: flashcards.id,
+      question: flashcards.question,
+      answer: flashcards.answer,
+      editedAt: flashcards.editedAt,
+      lessonId: lessons.id,
+      lessonTitle: lessons.title,
+      lessonDone: lessons.done,
+      topicId: lessons.topicId,
+      due: flashcardSchedules.due,
+      state: flashcardSchedules.state,
+      suspended: flashcardSchedules.suspended,
+    })
+    .from(flashcards)
+    .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
+    .innerJoin(
+      flashcardSchedules,
+      and(eq(flashcardSchedules.cardId, flashcards.id), eq(flashcardSchedules.userId, userId)),
+    )
+    .where(eq(flashcards.courseId, courseId))
+    .orderBy(asc(lessons.ordinal), asc(flashcards.position))
+    .all();
+}
+
+/** Per topic of a course: its cards, how many are due before `tomorrow`, and decks being written. */
+export function topicCardCounts(courseId: string, userId: string, tomorrow: Date) {
+  const cards = db()
+    .select({
+      topicId: lessons.topicId,
+      cards: sql<number>`count(*)`,
+      due: sql<number>`coalesce(sum(case when ${flashcardSchedules.suspended} = 0 and ${lessons.done} = 1 and ${flashcardSchedules.due} < ${tomorrow.getTime()} then 1 else 0 end), 0)`,
+    })
+    .from(flashcards)
+    .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
+    .innerJoin(
+      flashcardSchedules,
+      and(eq(flashcardSchedules.cardId, flashcards.id), eq(flashcardSchedules.userId, userId)),
+    )
+    .where(eq(flashcards.courseId, courseId))
+    .groupBy(lessons.topicId)
+    .all();
+  const writing = db()
+    .select({ topicId: lessons.topicId, decks: sql<number>`count(*)` })
+    .from(flashcardDecks)
+    .innerJoin(lessons, eq(lessons.id, flashcardDecks.lessonId))
+    .where(and(eq(flashcardDecks.courseId, courseId), ne(flashcardDecks.state, 'done')))
+    .groupBy(lessons.topicId)
+    .all();
+  const counts = new Map<number, { cards: number; due: number; writing: number }>();
+  for (const row of cards) counts.set(row.topicId, { cards: row.cards, due: row.due, writing: 0 });
+  for (const row of writing) {
+    const entry = counts.get(row.topicId) ?? { cards: 0, due: 0, writing: 0 };
+    entry.writing = row.decks;
+    counts.set(row.topicId, entry);
+  }
+  return counts;
+}
+
+/** The written decks of a course, by lesson (to copy them with the course). */
+export function writtenDecksOfCourse(courseId: string): Map<number, NewCard[]> {
+  const rows = db()
+    .select({
+      lessonId: flashcards.lessonId,
+      question: flashcards.question,
+      answer: flashcards.answer,
+    })
+    .from(flashcards)
+    .innerJoin(flashcardDecks, eq(flashcardDecks.lessonId, flashcards.lessonId))
+    .where(and(eq(flashcards.courseId, courseId), eq(flashcardDecks.state, 'done')))
+    .orderBy(asc(flashcards.lessonId), asc(flashcards.position))
+    .all();
+  const decks = new Map<number, NewCard[]>();
+  for (const row of rows)
+    decks.set(row.lessonId, [
+      ...(decks.get(row.lessonId) ?? []),
+      { question: row.question, answer: row.answer },
+    ]);
+  return decks;
+}
