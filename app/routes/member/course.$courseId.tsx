@@ -25,7 +25,7 @@ import { TutorPanel } from '~/components/tutor-panel';
 import { QuizLink } from '~/components/topic-quiz';
 import { VideoFacade } from '~/components/video-facade';
 import { ProgressCircle } from '~/components/progress-circle';
-import { ExportLinks } from '~/components/export-links';
+import { ExportLinks, ScormExportLink } from '~/components/export-links';
 import {
   courseOutline,
   getCourseForUser,
@@ -49,6 +49,7 @@ import { truncateWords } from '~/utils/text';
 import { useLongPoll } from '~/utils/use-long-poll';
 import { parseWith, readBody } from '~/utils/validation.server';
 import { progressOf } from '~/domain/progress';
+import { canExportScorm } from '~/domain/plans';
 import { languageAttributes, languageOf } from '~/domain/languages';
 
 export const links: LinksFunction = () => [
@@ -82,6 +83,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const lesson = getLessonOfCourse(selected.id, course.id)!;
   // One read of the lessons: the outline, the status and the quizzes' state all come from it.
   const status = withJobService(statusOfLessons(course.id, all));
+  const quizzes = courseQuizzes(course.id, user.id, {
+    total: all.length,
+    done: all.filter((item) => item.done).length,
+  });
   return {
     course: {
       id: course.id,
@@ -92,10 +97,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     },
     topics,
     // Titles and scores only: a quiz's questions and answers never reach this page.
-    quizzes: courseQuizzes(course.id, user.id, {
-      total: all.length,
-      done: all.filter((item) => item.done).length,
-    }),
+    quizzes,
     lesson: {
       id: lesson.id,
       title: lesson.title,
@@ -124,6 +126,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       course.id,
       all.every((item) => item.state === 'done'),
     ),
+    // The SCORM package (ADR 34): paid plans, once every lesson and quiz is written.
+    scorm: {
+      allowed: canExportScorm(user.plan),
+      ready: all.every((item) => item.state === 'done') && quizzes.every((quiz) => quiz.ready),
+    },
     // Demo mode's videos are made up: YouTube would show an error in their place.
     videosEmbeddable: !env().mocked.youtube,
   };
@@ -220,6 +227,7 @@ export default function CourseView() {
     note,
     regeneration,
     share,
+    scorm,
   } = useLoaderData<typeof loader>();
   const polled = useLongPoll(`/status/course/${course.id}`, loaded, finished);
   const revalidator = useRevalidator();
@@ -259,6 +267,7 @@ export default function CourseView() {
           My notes
         </Link>
         <ExportLinks courseId={course.id} title={course.mainTopic} />
+        <ScormExportLink courseId={course.id} title={course.mainTopic} {...scorm} />
         <ShareCourse courseId={course.id} share={share} />
         <ProgressCircle progress={progress} courseId={course.id} />
       </header>
