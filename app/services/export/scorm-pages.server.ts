@@ -123,6 +123,12 @@ function blockHtml(context: PageContext, block: Block): string {
   }
 }
 
+/** A page's name in the outline and the pager: a lesson's title, the quizzes' English names. */
+function pageLabel(page: PackagePage): string {
+  if (page.kind === 'lesson') return `<bdi>${esc(page.title)}</bdi>`;
+  return `<span lang="en" dir="ltr">${page.kind === 'exam' ? 'Final exam' : 'Topic quiz'}</span>`;
+}
+
 /** Previous and next page, as plain links inside the frame. */
 function pagerHtml(context: PageContext, page: PackagePage): string {
   const index = context.pages.findIndex((candidate) => candidate.id === page.id);
@@ -131,7 +137,7 @@ function pagerHtml(context: PageContext, page: PackagePage): string {
   const link = (target: PackagePage, rel: 'prev' | 'next') =>
     `<a rel="${rel}" href="../${esc(target.href)}" data-page-link="${esc(target.id)}"><span lang="en" dir="ltr">${
       rel === 'prev' ? 'Previous:' : 'Next:'
-    }</span> <bdi>${esc(target.title)}</bdi></a>`;
+    }</span> ${pageLabel(target)}</a>`;
   return `<nav class="pager" aria-label="Pages">${previous ? link(previous, 'prev') : '<span></span>'}${
     next ? link(next, 'next') : ''
   }</nav>`;
@@ -237,13 +243,8 @@ ${pagerHtml(context, page)}
  */
 export function launchPageHtml(context: PageContext): string {
   const { course, pages } = context;
-  const link = (page: PackagePage) => {
-    const label =
-      page.kind === 'lesson'
-        ? `<bdi>${esc(page.title)}</bdi>`
-        : `<span lang="en" dir="ltr">${page.kind === 'exam' ? 'Final exam' : 'Topic quiz'}</span>`;
-    return `<a href="${esc(page.href)}" target="content" data-page="${esc(page.id)}" data-kind="${page.kind}">${label}</a>`;
-  };
+  const link = (page: PackagePage) =>
+    `<a href="${esc(page.href)}" target="content" data-page="${esc(page.id)}" data-kind="${page.kind}">${pageLabel(page)}</a>`;
   const topics = course.topics.map((topic, t) => {
     const items = pages.filter((page) => page.topic === t);
     return `<li class="topic"><h2>${esc(topic.title)}</h2><ol class="pages">${items
