@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { PAID_ONLY_MESSAGE } from '~/domain/plans';
 import { SCORM_NOT_READY_MESSAGE, scormExportPath } from '~/domain/scorm';
 import { showToast } from './toaster';
@@ -15,10 +16,13 @@ export function ExportLinks({
   courseId,
   title,
   withNotes = false,
+  children,
 }: {
   courseId: string;
   title: string;
   withNotes?: boolean;
+  /** More downloads in the same group (the course view's SCORM package). */
+  children?: ReactNode;
 }) {
   const suffix = withNotes ? ' with my notes' : '';
   return (
@@ -38,6 +42,7 @@ export function ExportLinks({
           </a>
         );
       })}
+      {children}
     </span>
   );
 }

@@ -37,6 +37,29 @@
     return input ? input.parentNode.textContent.replace(/^\s+|\s+$/g, '') : '';
   }
 
+  /**
+   * "Right." or "The answer is: <option>", then the explanation. The verdict is English and the
+   * rest is in the course's language: each is its own isolated run, so both read well either way.
+   */
+  function explain(element, rightOption, explanation) {
+    element.textContent = '';
+    var verdict = document.createElement('strong');
+    verdict.lang = 'en';
+    verdict.dir = 'ltr';
+    verdict.textContent = rightOption === null ? 'Right.' : 'The answer is:';
+    element.appendChild(verdict);
+    if (rightOption !== null) {
+      element.appendChild(document.createTextNode(' '));
+      var option = document.createElement('bdi');
+      option.textContent = rightOption;
+      element.appendChild(option);
+    }
+    element.appendChild(document.createTextNode(' '));
+    var text = document.createElement('bdi');
+    text.textContent = explanation;
+    element.appendChild(text);
+  }
+
   function setInputs(disabled) {
     var inputs = form.querySelectorAll('input');
     for (var i = 0; i < inputs.length; i += 1) inputs[i].disabled = disabled;
@@ -58,9 +81,11 @@
       if (right) score += 1;
       fieldset.setAttribute('data-result', right ? 'right' : 'wrong');
       var explanation = fieldset.querySelector('.explanation');
-      explanation.textContent =
-        (right ? 'Right. ' : 'The answer is: ' + optionText(fieldset, key.answers[i]) + '. ') +
-        key.explanations[i];
+      explain(
+        explanation,
+        right ? null : optionText(fieldset, key.answers[i]),
+        key.explanations[i],
+      );
       explanation.hidden = false;
     }
     var total = questions.length;

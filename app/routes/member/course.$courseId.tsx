@@ -266,8 +266,9 @@ export default function CourseView() {
         <Link to={`/course/${course.id}/notes`} className="course-notes-link">
           My notes
         </Link>
-        <ExportLinks courseId={course.id} title={course.mainTopic} />
-        <ScormExportLink courseId={course.id} title={course.mainTopic} {...scorm} />
+        <ExportLinks courseId={course.id} title={course.mainTopic}>
+          <ScormExportLink courseId={course.id} title={course.mainTopic} {...scorm} />
+        </ExportLinks>
         <ShareCourse courseId={course.id} share={share} />
         <ProgressCircle progress={progress} courseId={course.id} />
       </header>
