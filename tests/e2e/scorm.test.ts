@@ -117,6 +117,13 @@ describe('SCORM 1.2 package', () => {
     expect(manifest).toContain('<adlcp:masteryscore>80</adlcp:masteryscore>');
     const mastery = manifest.match(/<adlcp:masteryscore>(\d+)</)![1]!;
     expect(files.has('images/image-001.png')).toBe(true);
+    // Nothing of the owner's: no name, email or id.
+    for (const [file, bytes] of files) {
+      if (!/\.(html|xml|js|css)$/.test(file)) continue;
+      const body = new TextDecoder().decode(bytes);
+      for (const secret of [courseId, member.id, member.email, member.name])
+        expect(body.includes(secret), `${file} holds ${secret}`).toBe(false);
+    }
 
     // An LMS launches it in a frame of its player, handing over the manifest's mastery score.
     const lms = await hostPackage(zip);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
@@ -202,7 +203,11 @@ export function scormPackageFiles(
   const topicQuizzes = quizPages.filter((quiz) => quiz.page.kind === 'quiz').length;
   const hasExam = quizPages.some((quiz) => quiz.page.kind === 'exam');
   const manifest = scormManifest({
-    identifier: xmlId('coursegen', course.id),
+    // Stable for the course, without giving its id away to whoever gets the zip.
+    identifier: xmlId(
+      'coursegen',
+      createHash('sha256').update(course.id).digest('base64url').slice(0, 22),
+    ),
     title: course.title,
     language: course.language.code,
     description:
