@@ -169,8 +169,8 @@ describe('scormPackageFiles', () => {
     expect(quiz.match(/<\/script>/g)).toHaveLength(2);
   });
 
-  it('zips the files with the manifest first', () => {
-    const zip = zipScormPackage(files);
+  it('zips the files with the manifest first', async () => {
+    const zip = await zipScormPackage(files);
     const unzipped = unzip(zip);
     expect([...unzipped.keys()][0]).toBe('imsmanifest.xml');
     expect([...unzipped.keys()].sort()).toEqual([...files.keys()].sort());

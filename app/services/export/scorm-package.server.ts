@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { zipSync, type Zippable } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { QuizKind, QuizQuestion } from '../../../db/schema';
 import { BUNDLED_FONTS, fontsDir, scriptFamilyOf } from '~/utils/fonts.server';
 import type { ExportCourse, ExportLesson } from './course-export.server';
@@ -224,9 +224,25 @@ export function scormPackageFiles(
 /** Already-compressed files (images, fonts) are stored; text is deflated. */
 const STORED = /\.(png|jpe?g|ttf)$/i;
 
-/** The package as one zip, the manifest at its root as SCORM requires. */
-export function zipScormPackage(files: Map<string, Uint8Array>): Buffer {
-  const entries: Zippable = {};
-  for (const [file, bytes] of files) entries[file] = [bytes, { level: STORED.test(file) ? 0 : 6 }];
-  return Buffer.from(zipSync(entries));
+/**
+ * The package as one zip, the manifest at its root as SCORM requires. Written a file at a time,
+ * letting other requests run between files: a course's images can add up to tens of megabytes,
+ * whose checksums would otherwise hold this web process for a noticeable moment.
+ */
+export async function zipScormPackage(files: Map<string, Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure = error;
+    else chunks.push(chunk);
+  });
+  for (const [file, bytes] of files) {
+    const entry = STORED.test(file) ? new ZipPassThrough(file) : new ZipDeflate(file, { level: 6 });
+    zip.add(entry);
+    entry.push(bytes, true);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  zip.end();
+  if (failure) throw failure;
+  return Buffer.concat(chunks);
 }

@@ -43,7 +43,7 @@ export async function exportScormPackage(
   return ok({
     filename: `${exportSlug(course.title)}-scorm12.zip`,
     contentType: 'application/zip',
-    body: zipScormPackage(files),
+    body: await zipScormPackage(files),
   });
 }
 
