@@ -107,7 +107,11 @@ export interface LmsStandIn {
   close(): Promise<void>;
 }
 
-export async function startLmsStandIn(packageDir: string): Promise<LmsStandIn> {
+/** `imageDelayMs`: answer the package's images that late, as a slow network would. */
+export async function startLmsStandIn(
+  packageDir: string,
+  { imageDelayMs = 0 }: { imageDelayMs?: number } = {},
+): Promise<LmsStandIn> {
   const root = path.resolve(packageDir);
   const requested: string[] = [];
   const server = http.createServer((request, response) => {
@@ -120,12 +124,12 @@ export async function startLmsStandIn(packageDir: string): Promise<LmsStandIn> {
       return send(200, fs.readFileSync(SCORM_AGAIN), TYPES['.js']);
     if (pathname.startsWith('/package/')) {
       const file = path.resolve(root, `.${pathname.slice('/package'.length)}`);
-      if (file.startsWith(root + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile())
-        return send(
-          200,
-          fs.readFileSync(file),
-          TYPES[path.extname(file)] ?? 'application/octet-stream',
-        );
+      if (file.startsWith(root + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile()) {
+        const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+        const delay = type.startsWith('image/') ? imageDelayMs : 0;
+        setTimeout(() => send(200, fs.readFileSync(file), type), delay);
+        return;
+      }
     }
     send(404, 'Not Found');
   });

@@ -39,8 +39,9 @@
   var startedAt = new Date().getTime();
   var masteryScore = data.masteryScore;
   var objectivesWork = true;
-  // The page the frame shows.
+  // The page the frame shows, and its document (each document counts once).
   var current = null;
+  var shownDocument = null;
   // done: lesson id -> true; quizzes: quiz page id -> best percent; exam: best percent or null.
   var state = { done: {}, quizzes: {}, exam: null };
 
@@ -314,30 +315,40 @@
       commit();
       var resume = byId[get('cmi.core.lesson_location')];
       if (resume && (resume.kind !== 'exam' || examOpen())) {
+        // The first page, parsed or still loading, is not what the learner sees: skip it.
+        try {
+          shownDocument = frame.contentDocument;
+        } catch {
+          shownDocument = null;
+        }
         frame.src = resume.href;
         render();
         return;
       }
     }
-    // The first page may have loaded while this script was on its way.
+    // The first page may have been parsed while this script was on its way.
     shownInFrame();
     render();
   }
 
-  /** Every page says which it is; they are files of this package, so the frame can be read. */
-  var shownDocument = null;
-  function shownInFrame() {
-    var doc = null;
-    var id = null;
-    try {
-      doc = frame.contentDocument;
-      if (doc && doc.readyState === 'complete' && doc.body) id = doc.body.getAttribute('data-page');
-    } catch {
-      id = null;
-    }
+  /**
+   * A page of the frame is shown: each says which it is (`data-page` on its body). Its own
+   * script (page.js) says so as soon as its body is parsed; the frame's load event and the start
+   * cover a page that ran before this script. Each document counts once.
+   */
+  function documentShown(doc) {
+    var id = doc && doc.body ? doc.body.getAttribute('data-page') : null;
     if (!id || doc === shownDocument || finished) return;
     shownDocument = doc;
     pageShown(id);
+  }
+
+  function shownInFrame() {
+    try {
+      if (frame.contentWindow && frame.contentDocument) documentShown(frame.contentDocument);
+    } catch {
+      // Not a page of this package.
+    }
   }
 
   frame.addEventListener('load', shownInFrame);
@@ -351,8 +362,8 @@
   window.addEventListener('pagehide', finish);
   window.addEventListener('beforeunload', finish);
 
-  // For the quiz pages in the frame.
-  window.CourseGenShell = { examOpen: examOpen, quizResult: quizResult };
+  // For the pages in the frame (page.js, quiz.js).
+  window.CourseGenShell = { examOpen: examOpen, quizResult: quizResult, pageShown: documentShown };
 
   start();
 })();

@@ -35,7 +35,7 @@ export interface ScormPackageOptions {
 }
 
 const RUNTIME_DIR = path.resolve('app/assets/scorm');
-const RUNTIME_FILES = ['course.js', 'quiz.js', 'course.css'] as const;
+const RUNTIME_FILES = ['course.js', 'page.js', 'quiz.js', 'course.css'] as const;
 let runtime: Map<string, string> | undefined;
 
 /** The runtime files, read once per process (found from the project root, as the fonts are). */
@@ -188,6 +188,7 @@ export function scormPackageFiles(
   const assets = runtimeFiles();
   const assetFiles = new Map<string, Uint8Array>([
     ['coursegen/course.js', text(assets.get('course.js')!)],
+    ['coursegen/page.js', text(assets.get('page.js')!)],
     ['coursegen/quiz.js', text(assets.get('quiz.js')!)],
     ['coursegen/course.css', text(assets.get('course.css')! + fontCss(fonts))],
   ]);

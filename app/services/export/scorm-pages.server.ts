@@ -7,7 +7,8 @@ import { escapeMarkup as esc, jsonForScript } from './scorm-markup.server';
  * The HTML pages of a course's SCORM package (ADR 34): the launch page (`index.html`, the one
  * SCO: outline, progress and a frame for the pages), one static page per lesson and one
  * interactive page per quiz. Lessons are drawn from the export's blocks, like the Markdown and
- * the PDF, so no stored HTML is copied as it is. Pages load nothing from outside the package:
+ * the PDF, so no stored HTML is copied as it is; their one script, `coursegen/page.js`, tells the
+ * launch page which page is shown. Pages load nothing from outside the package:
  * outside addresses appear only as links, which open in a new window.
  */
 
@@ -176,7 +177,7 @@ export function lessonPageHtml(
     title: lesson.title,
     up: '../',
     bodyAttributes: `class="page lesson" data-page="${esc(page.id)}"`,
-    body: `<main class="content">\n${parts.join('\n')}\n</main>\n${pagerHtml(context, page)}`,
+    body: `<main class="content">\n${parts.join('\n')}\n</main>\n${pagerHtml(context, page)}\n<script src="../coursegen/page.js"></script>`,
   });
 }
 
@@ -228,6 +229,7 @@ ${fieldsets.join('\n')}
 </main>
 ${pagerHtml(context, page)}
 <script type="application/json" id="quiz-key">${jsonForScript(key)}</script>
+<script src="../coursegen/page.js"></script>
 <script src="../coursegen/quiz.js"></script>`;
   return documentHtml(context, {
     title: exam ? 'Final exam' : `Topic quiz: ${page.topicTitle ?? page.title}`,
