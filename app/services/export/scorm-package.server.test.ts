@@ -166,7 +166,8 @@ describe('scormPackageFiles', () => {
     expect(quiz).toContain('"answers":[0,0,0]');
     expect(quiz).toContain('Because 1 \\u003c/script\\u003e.');
     expect(quiz).toContain('<span>Wrong &lt;/script&gt; &lt;b&gt;</span>');
-    expect(quiz.match(/<\/script>/g)).toHaveLength(2);
+    // The key's, page.js's and quiz.js's elements, and no other.
+    expect(quiz.match(/<\/script>/g)).toHaveLength(3);
   });
 
   it('zips the files with the manifest first', async () => {
