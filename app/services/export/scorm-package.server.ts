@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { QuizKind, QuizQuestion } from '../../../db/schema';
 import { BUNDLED_FONTS, fontsDir, scriptFamilyOf } from '~/utils/fonts.server';
-import type { ExportCourse, ExportLesson } from './course-export.server';
+import { projectPath } from '~/utils/project-files.server';
+import { imageUrlsOf, type ExportCourse, type ExportLesson } from './course-export.server';
 import { runsText, type Block } from './html-blocks.server';
 import { SCORM_LAUNCH_PAGE, scormManifest, xmlId } from './scorm-manifest.server';
 import {
@@ -18,7 +19,7 @@ import {
 
 /**
  * A course as the files of a SCORM 1.2 package (ADR 34), then zipped. Everything a page needs is
- * inside: the runtime script and styles (`app/assets/scorm`), the images the export could load,
+ * inside: the runtime scripts and styles (`public/scorm-runtime`), the images the export could load,
  * and the bundled fonts of the scripts the course is written in, so the package works offline.
  */
 
@@ -34,11 +35,12 @@ export interface ScormPackageOptions {
   masteryScore: number;
 }
 
-const RUNTIME_DIR = path.resolve('app/assets/scorm');
+// Under public/, which the Docker image carries: every package holds these files anyway.
+const RUNTIME_DIR = projectPath('public', 'scorm-runtime');
 const RUNTIME_FILES = ['course.js', 'page.js', 'quiz.js', 'course.css'] as const;
 let runtime: Map<string, string> | undefined;
 
-/** The runtime files, read once per process (found from the project root, as the fonts are). */
+/** The runtime files, read once per process (found from the project folder, as the fonts are). */
 function runtimeFiles(): Map<string, string> {
   runtime ??= new Map(
     RUNTIME_FILES.map((file) => [file, fs.readFileSync(path.join(RUNTIME_DIR, file), 'utf8')]),
@@ -149,7 +151,7 @@ function imageExtension(bytes: Buffer): 'png' | 'jpg' {
 
 /**
  * Every file of the package, path to bytes, the manifest first. `images` is what `loadImages`
- * answered for the course's image URLs: a null (or missing) one stays a link.
+ * answered for the course's image URLs (`imageUrlsOf`): a null (or missing) one stays a link.
  */
 export function scormPackageFiles(
   course: ExportCourse,
@@ -161,8 +163,10 @@ export function scormPackageFiles(
   const encoder = new TextEncoder();
   const text = (value: string) => encoder.encode(value);
 
+  // Numbered in reading order, whatever order they were fetched in.
   const imagePaths = new Map<string, string>();
-  for (const [url, bytes] of images) {
+  for (const url of imageUrlsOf(course)) {
+    const bytes = images.get(url);
     if (!bytes) continue;
     const file = `images/image-${pad(imagePaths.size + 1)}.${imageExtension(bytes)}`;
     imagePaths.set(url, file);

@@ -5,6 +5,7 @@ import { listQuizzesOfCourse } from '~/models/quizzes.server';
 import type { User } from '~/models/users.server';
 import { requireUser } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
+import { memberSlots } from '~/utils/member-slots';
 import { exportableCourse, exportSlug, imageUrlsOf, loadImages } from './course-export.server';
 import { exportResponse, type ExportFile } from './export.server';
 import { scormPackageFiles, zipScormPackage, type ScormQuizInput } from './scorm-package.server';
@@ -47,17 +48,39 @@ export async function exportScormPackage(
   });
 }
 
+/**
+ * Packages one member may have under way at once in a web process, like PDFs (ADR 36): each
+ * fetches every image of the course and holds the zip in memory until it is sent.
+ */
+export const MAX_SCORM_EXPORTS_PER_MEMBER = 2;
+export const SCORM_EXPORTS_BUSY_MESSAGE =
+  'Your other downloads for an LMS are still being made. Please try again in a few seconds.';
+const scormExportSlots = memberSlots(MAX_SCORM_EXPORTS_PER_MEMBER);
+
+function textResponse(status: number, message: string, headers: Record<string, string> = {}) {
+  return new Response(message, {
+    status,
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'private, no-store',
+      ...headers,
+    },
+  });
+}
+
 /** `GET /course/:courseId/export.scorm.zip`: the zip, or the refusal as plain text a person reads. */
 export async function scormRouteResponse(
   request: Request,
   courseId: string | undefined,
 ): Promise<Response> {
   const user = await requireUser(request);
-  const origin = env().APP_URL ?? new URL(request.url).origin;
-  const result = await exportScormPackage(user, courseId ?? '', origin);
-  if (result.ok) return exportResponse(result.value);
-  return new Response(result.message, {
-    status: result.status,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'private, no-store' },
-  });
+  const release = scormExportSlots.take(user.id);
+  if (!release) return textResponse(429, SCORM_EXPORTS_BUSY_MESSAGE, { 'Retry-After': '5' });
+  try {
+    const origin = env().APP_URL ?? new URL(request.url).origin;
+    const result = await exportScormPackage(user, courseId ?? '', origin);
+    return result.ok ? exportResponse(result.value) : textResponse(result.status, result.message);
+  } finally {
+    release();
+  }
 }
