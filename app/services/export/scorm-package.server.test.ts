@@ -170,8 +170,19 @@ describe('scormPackageFiles', () => {
     expect(quiz.match(/<\/script>/g)).toHaveLength(3);
   });
 
-  it('zips the files with the manifest first', async () => {
+  it('zips the files with the manifest first, sizes in every local header', async () => {
     const zip = await zipScormPackage(files);
+    // Walk the local headers: none defers its sizes to a data descriptor (flag bit 3), which
+    // streaming zip readers refuse for stored entries.
+    let offset = 0;
+    let entries = 0;
+    while (zip.readUInt32LE(offset) === 0x04034b50) {
+      expect(zip.readUInt16LE(offset + 6) & 0x8).toBe(0);
+      const size = zip.readUInt32LE(offset + 18);
+      offset += 30 + zip.readUInt16LE(offset + 26) + zip.readUInt16LE(offset + 28) + size;
+      entries += 1;
+    }
+    expect(entries).toBe(files.size);
     const unzipped = unzip(zip);
     expect([...unzipped.keys()][0]).toBe('imsmanifest.xml');
     expect([...unzipped.keys()].sort()).toEqual([...files.keys()].sort());

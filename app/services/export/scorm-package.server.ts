@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import yazl from 'yazl';
 import type { QuizKind, QuizQuestion } from '../../../db/schema';
 import { BUNDLED_FONTS, fontsDir, scriptFamilyOf } from '~/utils/fonts.server';
 import { projectPath } from '~/utils/project-files.server';
@@ -230,24 +230,24 @@ export function scormPackageFiles(
 const STORED = /\.(png|jpe?g|ttf)$/i;
 
 /**
- * The package as one zip, the manifest at its root as SCORM requires. Written a file at a time,
- * letting other requests run between files: a course's images can add up to tens of megabytes,
- * whose checksums would otherwise hold this web process for a noticeable moment.
+ * The package as one zip, the manifest at its root as SCORM requires. Every entry's checksum and
+ * sizes are in its local header (no data descriptors, which some LMSs' zip readers refuse for
+ * stored entries); text is deflated on libuv's thread pool, and the event loop is let go between
+ * files, so a course's tens of megabytes of photos never hold this web process for long.
  */
 export async function zipScormPackage(files: Map<string, Uint8Array>): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  let failure: Error | null = null;
-  const zip = new Zip((error, chunk) => {
-    if (error) failure = error;
-    else chunks.push(chunk);
+  const zip = new yazl.ZipFile();
+  const chunks: Buffer[] = [];
+  const written = new Promise<Buffer>((resolve, reject) => {
+    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
   });
   for (const [file, bytes] of files) {
-    const entry = STORED.test(file) ? new ZipPassThrough(file) : new ZipDeflate(file, { level: 6 });
-    zip.add(entry);
-    entry.push(bytes, true);
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    zip.addBuffer(buffer, file, { compress: !STORED.test(file) });
     await new Promise((resolve) => setImmediate(resolve));
   }
   zip.end();
-  if (failure) throw failure;
-  return Buffer.concat(chunks);
+  return written;
 }
