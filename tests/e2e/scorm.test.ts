@@ -350,6 +350,12 @@ describe('SCORM 1.2 package', () => {
     const refused = await page.request.get(`/course/${courseId}/export.scorm.zip`);
     expect(refused.status()).toBe(403);
     expect(await refused.text()).toBe('For paid members only');
+    // /pricing says which plans have it.
+    await page.goto('/pricing');
+    await page.getByRole('heading', { name: 'Courses for your LMS' }).waitFor();
+    await page
+      .getByText(/Paid plans download any finished course as a SCORM 1\.2 package/)
+      .waitFor();
 
     // A paid member: someone else's course is not found; their own waits for its quizzes.
     await context.clearCookies();
