@@ -7,8 +7,9 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 
 /**
  * `npm run bench -- export`: a 10-topic course (6 lessons each, ~600 words, a photo and an
- * inline image per lesson) seeded in a temporary database, exported as Markdown and as PDF in
- * English, Hindi and Chinese, the images served by a local HTTP server with 20 ms latency.
+ * inline image per lesson, written quizzes) seeded in a temporary database, exported as Markdown,
+ * as PDF and as a SCORM 1.2 package (ADR 34) in English, Hindi and Chinese, the images served by
+ * a local HTTP server with 20 ms latency.
  * Interleaved with a baseline (reading the course into blocks, no writing), 5 rounds; prints
  * medians against the target (each export under 5 s).
  */
@@ -48,6 +49,17 @@ function lessonHtml(language: string, image: string): string {
   ].join('\n');
 }
 
+/** Written quiz questions, as the quiz jobs store them (a SCORM package needs them). */
+function questions(count: number, language: string) {
+  const words = WORDS[language]!.split(' ');
+  return Array.from({ length: count }, (_, i) => ({
+    question: `${words[i % words.length]} ${words[(i + 1) % words.length]}?`,
+    options: words.slice(0, 4),
+    answer: i % 4,
+    explanation: words.slice(2, 6).join(' '),
+  }));
+}
+
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -68,6 +80,7 @@ async function main() {
   const { createCourseWithLessons } = await import('~/models/courses.server');
   const { exportCourse } = await import('~/services/export/export.server');
   const { exportableCourse } = await import('~/services/export/course-export.server');
+  const { exportScormPackage } = await import('~/services/export/scorm.server');
   migrateDatabase(db());
 
   const user = await createUser({
@@ -89,7 +102,9 @@ async function main() {
           theory: lessonHtml(language, `${base}/inline-${t}-${l}.png`),
           imageUrl: `${base}/photo-${t}-${l}.png`,
         })),
+        quizQuestions: questions(5, language),
       })),
+      examQuestions: questions(10, language),
     }).course.id,
   }));
 
@@ -107,6 +122,14 @@ async function main() {
       `PDF (${course.language})`,
       () => exportCourse(user.id, course.id, 'pdf', { notes: false, origin: base }),
     ]);
+    cases.push([
+      `SCORM (${course.language})`,
+      async () => {
+        const result = await exportScormPackage({ id: user.id, plan: 'monthly' }, course.id, base);
+        if (!result.ok) throw new Error(result.message);
+        return result.value;
+      },
+    ]);
   }
   // One untimed round loads fonts and modules, as a running server already has.
   for (const [, run] of cases) await run();
@@ -116,12 +139,14 @@ async function main() {
   const stall = monitorEventLoopDelay({ resolution: 10 });
   stall.enable();
   let size = 0;
+  let scormSize = 0;
   for (let round = 0; round < RUNS; round += 1) {
     for (const [name, run] of cases) {
       const start = performance.now();
       const file = (await run()) as { body?: Buffer } | undefined;
       times.get(name)!.push(performance.now() - start);
       if (name.startsWith('PDF (en')) size = file?.body?.length ?? 0;
+      if (name.startsWith('SCORM (en')) scormSize = file?.body?.length ?? 0;
     }
   }
 
@@ -146,9 +171,10 @@ async function main() {
   }
   stall.disable();
   console.log(
-    `  longest request-thread stall during the runs: ${(stall.max / 1e6).toFixed(0)} ms (PDFs drawn on a worker thread)`,
+    `  longest request-thread stall during the runs: ${(stall.max / 1e6).toFixed(0)} ms (PDFs drawn on a worker thread; SCORM pages and zip on this thread)`,
   );
   console.log(`  English PDF size: ${(size / 1024 / 1024).toFixed(1)} MB`);
+  console.log(`  English SCORM zip size: ${(scormSize / 1024 / 1024).toFixed(1)} MB`);
   server.close();
   closeDb();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,3 +1,8 @@
+import type { ReactNode } from 'react';
+import { PAID_ONLY_MESSAGE } from '~/domain/plans';
+import { SCORM_NOT_READY_MESSAGE, scormExportPath } from '~/domain/scorm';
+import { showToast } from './toaster';
+
 /**
  * The course downloads (Markdown and a server-rendered PDF), on the course view, each /home card
  * and (with the member's notes in them) the notes view. Plain links with `download`: the files
@@ -11,10 +16,13 @@ export function ExportLinks({
   courseId,
   title,
   withNotes = false,
+  children,
 }: {
   courseId: string;
   title: string;
   withNotes?: boolean;
+  /** More downloads in the same group (the course view's SCORM package). */
+  children?: ReactNode;
 }) {
   const suffix = withNotes ? ' with my notes' : '';
   return (
@@ -34,6 +42,54 @@ export function ExportLinks({
           </a>
         );
       })}
+      {children}
     </span>
+  );
+}
+
+/**
+ * "Download for an LMS (SCORM 1.2)" on the course view (ADR 34). A free member's click shows the
+ * plans' refusal instead of a failed download (the server refuses it too); until every lesson and
+ * quiz is written the button waits, as the server would answer 409.
+ */
+export function ScormExportLink({
+  courseId,
+  title,
+  allowed,
+  ready,
+}: {
+  courseId: string;
+  title: string;
+  allowed: boolean;
+  ready: boolean;
+}) {
+  const label = 'Download for an LMS (SCORM 1.2)';
+  if (allowed && !ready)
+    return (
+      <button
+        type="button"
+        className="button"
+        disabled
+        title={SCORM_NOT_READY_MESSAGE}
+        aria-label={`${label} of ${title}: ${SCORM_NOT_READY_MESSAGE}`}
+      >
+        {label}
+      </button>
+    );
+  return (
+    <a
+      href={scormExportPath(courseId)}
+      download={allowed ? true : undefined}
+      className="button"
+      aria-label={`${label} of ${title}`}
+      data-testid="scorm-export"
+      onClick={(event) => {
+        if (allowed) return;
+        event.preventDefault();
+        showToast('error', PAID_ONLY_MESSAGE);
+      }}
+    >
+      {label}
+    </a>
   );
 }

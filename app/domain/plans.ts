@@ -126,6 +126,9 @@ export function isPaidPlan(value: unknown): value is PaidPlanId {
   return value === 'monthly' || value === 'yearly';
 }
 
+/** SCORM 1.2 packages for an LMS (ADR 34): a paid-plan feature, refused with PAID_ONLY_MESSAGE. */
+export const canExportScorm = (plan: PlanId): boolean => isPaidPlan(plan);
+
 export function getPlan(id: PlanId): PlanDefinition {
   return PLAN_DEFINITIONS[id];
 }

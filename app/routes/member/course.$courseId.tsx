@@ -27,7 +27,7 @@ import { TopicCardsLink } from '~/components/topic-cards';
 import { TimeZoneCookie } from '~/components/time-zone-cookie';
 import { VideoFacade } from '~/components/video-facade';
 import { ProgressCircle } from '~/components/progress-circle';
-import { ExportLinks } from '~/components/export-links';
+import { ExportLinks, ScormExportLink } from '~/components/export-links';
 import {
   courseOutline,
   getCourseForUser,
@@ -53,6 +53,7 @@ import { truncateWords } from '~/utils/text';
 import { useLongPoll } from '~/utils/use-long-poll';
 import { parseWith, readBody } from '~/utils/validation.server';
 import { progressOf } from '~/domain/progress';
+import { canExportScorm } from '~/domain/plans';
 import { languageAttributes, languageOf } from '~/domain/languages';
 
 export const links: LinksFunction = () => [
@@ -88,6 +89,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const status = withJobService(statusOfLessons(course.id, all));
   const clock = reviewClock(request);
   const cards = topicCardsOf(user, course.id, clock);
+  const quizzes = courseQuizzes(course.id, user.id, {
+    total: all.length,
+    done: all.filter((item) => item.done).length,
+  });
   return {
     course: {
       id: course.id,
@@ -98,10 +103,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     },
     topics,
     // Titles and scores only: a quiz's questions and answers never reach this page.
-    quizzes: courseQuizzes(course.id, user.id, {
-      total: all.length,
-      done: all.filter((item) => item.done).length,
-    }),
+    quizzes,
     lesson: {
       id: lesson.id,
       title: lesson.title,
@@ -133,6 +135,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       course.id,
       all.every((item) => item.state === 'done'),
     ),
+    // The SCORM package (ADR 34): paid plans, once every lesson and quiz is written.
+    scorm: {
+      allowed: canExportScorm(user.plan),
+      ready: all.every((item) => item.state === 'done') && quizzes.every((quiz) => quiz.ready),
+    },
     // Demo mode's videos are made up: YouTube would show an error in their place.
     videosEmbeddable: !env().mocked.youtube,
   };
@@ -231,6 +238,7 @@ export default function CourseView() {
     share,
     flashcards,
     timeZone,
+    scorm,
   } = useLoaderData<typeof loader>();
   const polled = useLongPoll(`/status/course/${course.id}`, loaded, finished);
   const revalidator = useRevalidator();
@@ -270,7 +278,9 @@ export default function CourseView() {
         <Link to={`/course/${course.id}/notes`} className="course-notes-link">
           My notes
         </Link>
-        <ExportLinks courseId={course.id} title={course.mainTopic} />
+        <ExportLinks courseId={course.id} title={course.mainTopic}>
+          <ScormExportLink courseId={course.id} title={course.mainTopic} {...scorm} />
+        </ExportLinks>
         <ShareCourse courseId={course.id} share={share} />
         <ProgressCircle progress={progress} courseId={course.id} />
       </header>

@@ -30,6 +30,10 @@ const BENEFITS = [
     text: 'Unlock Video & Theory courses: a video for every lesson with theory beside it.',
   },
   {
+    title: 'Courses for your LMS',
+    text: 'Paid plans download any finished course as a SCORM 1.2 package for Moodle, Canvas, Blackboard and other learning management systems, quizzes and final exam included.',
+  },
+  {
     title: 'Unlimited courses',
     text: 'Every plan, free included, lets you create as many courses as you like.',
   },

@@ -26,7 +26,7 @@ export interface ExportCourse {
   id: string;
   title: string;
   language: Language;
-  topics: { title: string; lessons: ExportLesson[] }[];
+  topics: { id: number; title: string; lessons: ExportLesson[] }[];
 }
 
 /** The member's own course, ready to export; undefined for anyone else's (the route's 404). */
@@ -48,6 +48,7 @@ export function exportableCourse(
     title: course.mainTopic,
     language: languageOf(course.language),
     topics: courseOutline(course.id).map((topic) => ({
+      id: topic.id,
       title: topic.title,
       lessons: topic.lessons.map((summary) => {
         const row = rows.get(summary.id);

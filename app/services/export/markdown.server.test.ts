@@ -11,6 +11,7 @@ function course(): ExportCourse {
     language: languageOf('ar'),
     topics: [
       {
+        id: 1,
         title: 'Types',
         lessons: [
           {
