@@ -31,7 +31,7 @@ import { readMaterial, type MaterialUpload } from '~/services/material/intake.se
 import { keepCourseDecksWriting } from '~/services/flashcards.server';
 import { log } from '~/utils/logger.server';
 import { tooManyRequestsFailure } from '~/utils/rate-limit.server';
-import { jobServiceUp } from '~/utils/redis.server';
+import { jobServiceUp, noteRedisFailure } from '~/utils/redis.server';
 
 /**
  * What the web process does for course generation: check the member's plan
@@ -78,7 +78,9 @@ export async function ensureOutlineJob(outline: Outline) {
     await outlineQueue.add({ outlineId: outline.id, round: rewriting ? outline.rewriteRound : 0 });
   } catch (error) {
     // The row stays queued; the worker's sweep enqueues it when Redis is back.
-    log.warn('outline.enqueue_failed', { outlineId: outline.id, error });
+    // An outage is logged once by the outage watch, not once per member.
+    if (!noteRedisFailure('outline.enqueue', error))
+      log.warn('outline.enqueue_failed', { outlineId: outline.id, error });
   }
 }
 
@@ -148,7 +150,8 @@ async function enqueueCourseLessons(courseId: string, created: CreatedLesson[]) 
     );
   } catch (error) {
     // The rows stay queued; the worker's sweep enqueues them when Redis is back.
-    log.warn('lesson.enqueue_failed', { courseId, error });
+    if (!noteRedisFailure('lesson.enqueue', error))
+      log.warn('lesson.enqueue_failed', { courseId, error });
   }
 }
 

@@ -1,6 +1,6 @@
 import { env } from './env.server';
 import { log } from './logger.server';
-import { producerRedis, subscriberRedis } from './redis.server';
+import { noteRedisFailure, producerRedis, subscriberRedis } from './redis.server';
 
 /**
  * "Something about this outline or course changed": the worker publishes it on Redis when it
@@ -14,7 +14,11 @@ const channel = () => `${env().REDIS_PREFIX}:changed`;
 export function publishChange(key: ChangeKey) {
   producerRedis()
     .publish(channel(), key)
-    .catch((error: unknown) => log.warn('changes.publish_failed', { key, error }));
+    .catch((error: unknown) => {
+      // An outage is logged once by the outage watch, not once per change.
+      if (!noteRedisFailure('changes.publish', error))
+        log.warn('changes.publish_failed', { key, error });
+    });
 }
 
 const waiters = new Map<string, Set<() => void>>();
