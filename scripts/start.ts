@@ -69,13 +69,6 @@ async function main() {
   if (running)
     fail(`CourseGen is already running on ${config.DATA_DIR} (pid ${running}). Stop it first.`);
 
-  // The database and Redis are readied side by side; neither needs the other.
-  const [prepared, redis] = await Promise.all([
-    exitCode(runEntry('prepare.js', 'scripts/prepare.ts', process.env)),
-    locateRedis(config.REDIS_URL, config.DATA_DIR, say, { privateOnly: config.REDIS_PRIVATE }),
-  ]);
-  if (prepared !== 0) process.exit(1);
-
   // Web processes show the restart counts on /healthz: each gets them when it starts to serve
   // and after every restart.
   const tell = (child: ChildProcess) => {
@@ -86,9 +79,35 @@ async function main() {
     onRestart: () => processes.children().forEach(tell),
     onGiveUp: (name) => void stop(1, `${name} kept stopping`),
   });
+  let stopping = false;
+  let preparing: ChildProcess | undefined;
+  async function stop(code: number, reason?: string) {
+    if (stopping) return;
+    stopping = true;
+    if (reason) console.error(`[coursegen] stopping: ${reason}`);
+    preparing?.kill('SIGTERM');
+    await processes.stop(config.SHUTDOWN_TIMEOUT_MS + 1_000, REDIS_STOP_MS);
+    removePidFile(config.DATA_DIR);
+    process.exit(code);
+  }
+  // From here on a signal stops whatever has started. `on`, not `once`: the same signal may
+  // arrive twice (the process group and a supervisor).
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  // The database and Redis are readied side by side; neither needs the other.
+  preparing = runEntry('prepare.js', 'scripts/prepare.ts', process.env);
+  const [prepared, redis] = await Promise.all([
+    exitCode(preparing),
+    locateRedis(config.REDIS_URL, config.DATA_DIR, say, { privateOnly: config.REDIS_PRIVATE }),
+  ]);
+  preparing = undefined;
+  if (stopping) return;
+  if (prepared !== 0) process.exit(1);
   if (redis.startPrivate) {
     processes.keep('redis', redis.startPrivate, { giveUpAfter: REDIS_GIVE_UP_AFTER, last: true });
-    if (!(await redisComesUp(redis.url))) fail(`redis-server did not start at ${redis.url}.`);
+    if (!(await redisComesUp(redis.url)))
+      return stop(1, `redis-server did not start at ${redis.url}`);
   }
   const { persistent } = await checkRedis(redis.url, config.REDIS_PREFIX, config.INSTALL_ID);
   if (persistent === false)
@@ -98,34 +117,19 @@ async function main() {
         'minute, but jobs under way are redone. Turn on persistence: redis-cli CONFIG SET ' +
         'appendonly yes (and set it in redis.conf).',
     );
+  if (stopping) return;
   writePidFile(config.DATA_DIR);
   const childEnv = { ...process.env, REDIS_URL: redis.url };
 
-  let stopping = false;
-  async function stop(code: number, reason?: string) {
-    if (stopping) return;
-    stopping = true;
-    if (reason) console.error(`[coursegen] stopping: ${reason}`);
-    await processes.stop(config.SHUTDOWN_TIMEOUT_MS + 1_000, REDIS_STOP_MS);
-    removePidFile(config.DATA_DIR);
-    process.exit(code);
-  }
-  // `on`, not `once`: the same signal may arrive twice (the process group and a supervisor).
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
-
   if (dev) {
-    processes.keep('web', () => {
-      const web = runEntry('', 'server/dev.ts', childEnv);
-      web.once('spawn', () => tell(web));
-      return web;
-    });
+    processes.keep('web', () => runEntry('', 'server/dev.ts', childEnv));
   } else {
-    Object.assign(process.env, { REDIS_URL: redis.url });
     const exec = path.join(root, 'build', 'bin', 'web-process.js');
     const count = webProcessCount(config.WEB_CONCURRENCY);
     for (let slot = 0; slot < count; slot += 1)
-      processes.keep('web', () => forkWebProcess(exec, tell), { slot });
+      processes.keep('web', () => forkWebProcess(exec, { REDIS_URL: redis.url }, tell), {
+        slot,
+      });
   }
   // Said only once the port answers: several web processes starting together on a busy machine
   // may take longer than any fixed limit, and one that keeps dying is logged meanwhile. The

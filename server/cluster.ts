@@ -15,11 +15,13 @@ export function webProcessCount(configured: number | undefined): number {
 let execSet = false;
 
 /**
- * Forks one web process running `exec` (the compiled `build/bin/web-process.js`); `onListening`
- * runs once it serves (to send it what it should know from the start, e.g. restart counts).
+ * Forks one web process running `exec` (the compiled `build/bin/web-process.js`) with `env` on
+ * top of this process's; `onListening` runs once it serves (to send it what it should know from
+ * the start, e.g. restart counts).
  */
 export function forkWebProcess(
   exec: string,
+  env: Record<string, string> = {},
   onListening?: (child: ChildProcess) => void,
 ): ChildProcess {
   if (!execSet) {
@@ -30,7 +32,7 @@ export function forkWebProcess(
     cluster.setupPrimary({ exec });
     execSet = true;
   }
-  const worker = cluster.fork();
+  const worker = cluster.fork(env);
   if (onListening) worker.once('listening', () => onListening(worker.process));
   return worker.process;
 }
