@@ -10,7 +10,7 @@ import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { checkBodySize } from '~/utils/body-limit.server';
 import { closeReconnectableStreams } from '~/utils/event-stream.server';
-import { isCrossSiteRequest } from '~/utils/origin.server';
+import { corsFromEnv } from '~/utils/cors.server';
 import { directJsonRoutes } from './lib/direct-json-routes';
 import { publicFiles } from './lib/public-files';
 import { responsePolicy, type TrustProxy } from './lib/response-policy';
@@ -60,11 +60,15 @@ export async function startWebServer(buildDir = path.resolve('build')) {
     next();
   });
   const appOrigin = new URL(APP_URL).origin;
+  const cors = corsFromEnv();
   app.use((req, res, next) => {
     const origin = req.get('origin');
     const ownOrigins = () => [appOrigin, `${req.protocol}://${req.get('host')}`];
-    if (origin && isCrossSiteRequest(req.method, origin, ownOrigins())) {
-      res.status(403).json({ success: false, message: 'Cross-site requests are not allowed' });
+    const crossOrigin = cors.check(req.method, req.path, origin, ownOrigins);
+    if (crossOrigin.kind === 'preflight')
+      return void res.status(204).set(crossOrigin.headers).end();
+    if (crossOrigin.kind === 'refuse') {
+      res.status(403).json({ success: false, message: crossOrigin.message });
       return;
     }
     const size = checkBodySize(

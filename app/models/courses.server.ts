@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   courseCompletions,
   courses,
@@ -44,8 +44,23 @@ export interface CreatedLesson {
 }
 
 /**
+ * The card photo of a course whose lessons came written (an API client's): a theory and image
+ * course shows its first lesson's image, as one made on /create does. Otherwise null: the first
+ * lesson's job looks for it (see createCourseWithLessons).
+ */
+function photoFromFirstLesson(
+  type: CourseType,
+  first: NewLesson | undefined,
+): { url: string; credit: string | null } | null {
+  if (type !== 'text' || !first?.theory || !first.imageUrl) return null;
+  return { url: first.imageUrl, credit: first.imageCredit ?? null };
+}
+
+/**
  * A course with its topics and one row per lesson, in one transaction. Lessons
- * that come with theory are done; the others wait for their job.
+ * that come with theory are done; the others wait for their job. A course that has no photo
+ * yet, and whose first lesson came written, still gets a job for that lesson (its media
+ * pending), which looks for the card photo as a first lesson's job always does.
  */
 export function createCourseWithLessons(input: {
   userId: string;
@@ -56,6 +71,9 @@ export function createCourseWithLessons(input: {
   topics: NewTopic[];
   examQuestions?: QuizQuestion[] | null;
 }): { course: Course; lessons: CreatedLesson[] } {
+  const firstLesson = input.topics[0]?.lessons[0];
+  const photo = input.photo ?? photoFromFirstLesson(input.type, firstLesson);
+  const firstNeedsPhotoJob = !photo && Boolean(firstLesson?.theory);
   return writeTransaction((tx) => {
     const course = tx
       .insert(courses)
@@ -65,8 +83,8 @@ export function createCourseWithLessons(input: {
         mainTopic: input.mainTopic,
         type: input.type,
         language: input.language,
-        photoUrl: input.photo?.url,
-        photoCredit: input.photo?.credit,
+        photoUrl: photo?.url,
+        photoCredit: photo?.credit,
       })
       .returning()
       .get();
@@ -98,7 +116,9 @@ export function createCourseWithLessons(input: {
     const lessonRows = input.topics.flatMap((topic, topicPosition) =>
       topic.lessons.map((lesson, position) => ({ lesson, topicPosition, position })),
     );
-    const pendingByOrdinal = lessonRows.map(({ lesson }) => !lesson.theory);
+    const pendingByOrdinal = lessonRows.map(
+      ({ lesson }, ordinal) => !lesson.theory || (ordinal === 0 && firstNeedsPhotoJob),
+    );
     const lessonIds =
       lessonRows.length === 0
         ? []
@@ -107,6 +127,7 @@ export function createCourseWithLessons(input: {
             .values(
               lessonRows.map(({ lesson, topicPosition, position }, ordinal) => {
                 const hasTheory = Boolean(lesson.theory);
+                const mediaDone = hasTheory && !(ordinal === 0 && firstNeedsPhotoJob);
                 return {
                   courseId: course.id,
                   topicId: topicIds.get(topicPosition)!,
@@ -119,7 +140,7 @@ export function createCourseWithLessons(input: {
                   youtubeId: lesson.youtubeId || null,
                   done: lesson.done ?? false,
                   state: hasTheory ? ('done' as const) : ('queued' as const),
-                  mediaState: hasTheory ? ('done' as const) : ('pending' as const),
+                  mediaState: mediaDone ? ('done' as const) : ('pending' as const),
                   generatedAt: hasTheory ? now : null,
                 };
               }),
@@ -283,6 +304,44 @@ const outlineLessonsStatement = preparedStatement((db) =>
     .orderBy(asc(lessons.ordinal))
     .prepare(),
 );
+
+/** A lesson as the API's course content shows it. */
+export interface ContentLessonRow {
+  topicId: number;
+  title: string;
+  theory: string | null;
+  youtubeId: string | null;
+  imageUrl: string | null;
+  done: boolean;
+}
+
+/**
+ * Every topic and lesson (with its text) of several courses, in course order, in two reads
+ * whatever their number: a page of the API's course records.
+ */
+export function contentRowsOfCourses(courseIds: string[]) {
+  if (courseIds.length === 0) return { topics: [], lessons: [] };
+  const topicRows = db()
+    .select({ id: topics.id, courseId: topics.courseId, title: topics.title })
+    .from(topics)
+    .where(inArray(topics.courseId, courseIds))
+    .orderBy(asc(topics.courseId), asc(topics.position))
+    .all();
+  const lessonRows: ContentLessonRow[] = db()
+    .select({
+      topicId: lessons.topicId,
+      title: lessons.title,
+      theory: lessons.theory,
+      youtubeId: lessons.youtubeId,
+      imageUrl: lessons.imageUrl,
+      done: lessons.done,
+    })
+    .from(lessons)
+    .where(inArray(lessons.courseId, courseIds))
+    .orderBy(asc(lessons.courseId), asc(lessons.ordinal))
+    .all();
+  return { topics: topicRows, lessons: lessonRows };
+}
 
 /** Topics and lessons of a course without lesson bodies (sidebar, status). */
 export function courseOutline(courseId: string): TopicSummary[] {

@@ -35,4 +35,13 @@ describe('apiMethodGuard', () => {
     });
     expect(refuse('DELETE', '/api/courses')).toMatchObject({ status: 405, allow: 'GET, HEAD' });
   });
+
+  it('never runs an action for a method other than POST', () => {
+    expect(refuse('PUT', '/api/prompt')).toMatchObject({ status: 405, allow: 'POST' });
+    expect(refuse('DELETE', '/api/course')).toMatchObject({
+      status: 405,
+      allow: 'GET, HEAD, POST',
+    });
+    expect(refuse('OPTIONS', '/api/prompt')).toMatchObject({ status: 405 });
+  });
 });

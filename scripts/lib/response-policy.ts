@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { canKeepSecureCookies, withoutSecure } from '~/utils/cookies.server';
 import { applySecurityHeaders } from '~/utils/security-headers.server';
+import { corsFromEnv } from '~/utils/cors.server';
 
 /** Express's compiled `trust proxy` setting: may the hop at `index` speak for the client? */
 export type TrustProxy = (address: string, index: number) => boolean;
@@ -24,18 +25,23 @@ export function responsePolicy({
   trustProxy: TrustProxy;
 }) {
   const securityHeaders = securityHeadersFor(production);
+  const cors = corsFromEnv();
   return function applyResponsePolicy(req: IncomingMessage, res: ServerResponse): string {
     const nonce = newNonce();
     for (const [name, value] of securityHeaders(nonce)) res.setHeader(name, value);
     const secure = isSecureRequest(req, trustProxy);
     if (secure) res.setHeader('Strict-Transport-Security', HSTS);
-    const signedIn = req.headers.cookie?.includes('__session=') ?? false;
+    // CORS headers; a cross-origin API request loses its cookies here and may set none (ADR 35).
+    const crossOrigin = cors.applyToApiResponse(req, res, secure);
+    const signedIn =
+      (req.headers.cookie?.includes('__session=') ?? false) || Boolean(req.headers.authorization);
     const keepSecureCookies = canKeepSecureCookies(secure, req.headers.host);
-    if (signedIn || !keepSecureCookies)
+    if (signedIn || !keepSecureCookies || crossOrigin)
       beforeHeadersSent(res, () => {
         if (signedIn && !res.hasHeader('Cache-Control'))
           res.setHeader('Cache-Control', 'private, no-store');
         if (!keepSecureCookies) dropSecureFromCookies(res);
+        if (crossOrigin) res.removeHeader('Set-Cookie');
       });
     return nonce;
   };

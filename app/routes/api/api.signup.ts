@@ -1,16 +1,19 @@
 import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { signUp, signUpSchema } from '~/services/accounts.server';
+import { signUp } from '~/services/accounts.server';
 import { clientIp } from '~/utils/rate-limit.server';
+import { API, apiJson } from '../api-contract.server';
 
 /** POST /api/signup {email, mName, password, type} -> {success, message, userId}; also signs in. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const ip = clientIp(context);
   return apiAction(
     request,
-    { name: 'signup', schema: signUpSchema, run: (input) => signUp(input, ip) },
+    { name: 'signup', schema: API.signup.body, run: (input) => signUp(input, ip) },
     (value) =>
-      Response.json(
+      apiJson(
+        API.signup,
+        200,
         { success: true, message: value.message, userId: value.user.id },
         { headers: { 'Set-Cookie': value.cookie } },
       ),

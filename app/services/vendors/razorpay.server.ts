@@ -149,7 +149,7 @@ export const razorpayProvider: BillingProvider = {
         },
       }),
     );
-    return { id: created.id, approvalUrl: created.short_url };
+    return { id: created.id, approvalUrl: created.short_url, raw: created };
   },
 
   async fetchSubscription(id) {
