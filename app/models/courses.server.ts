@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   courseCompletions,
   courses,
@@ -315,19 +315,21 @@ export interface ContentLessonRow {
   done: boolean;
 }
 
-/**
- * Every topic and lesson (with its text) of several courses, in course order, in two reads
- * whatever their number: a page of the API's course records.
- */
-export function contentRowsOfCourses(courseIds: string[]) {
-  if (courseIds.length === 0) return { topics: [], lessons: [] };
-  const topicRows = db()
+// The ids go in as one JSON array, so one prepared statement serves any number of courses.
+const inIds = (column: typeof topics.courseId | typeof lessons.courseId) =>
+  sql`${column} in (select value from json_each(${sql.placeholder('ids')}))`;
+
+const contentTopicsStatement = preparedStatement((db) =>
+  db
     .select({ id: topics.id, courseId: topics.courseId, title: topics.title })
     .from(topics)
-    .where(inArray(topics.courseId, courseIds))
+    .where(inIds(topics.courseId))
     .orderBy(asc(topics.courseId), asc(topics.position))
-    .all();
-  const lessonRows: ContentLessonRow[] = db()
+    .prepare(),
+);
+
+const contentLessonsStatement = preparedStatement((db) =>
+  db
     .select({
       topicId: lessons.topicId,
       title: lessons.title,
@@ -337,10 +339,25 @@ export function contentRowsOfCourses(courseIds: string[]) {
       done: lessons.done,
     })
     .from(lessons)
-    .where(inArray(lessons.courseId, courseIds))
+    .where(inIds(lessons.courseId))
     .orderBy(asc(lessons.courseId), asc(lessons.ordinal))
-    .all();
-  return { topics: topicRows, lessons: lessonRows };
+    .prepare(),
+);
+
+/**
+ * Every topic and lesson (with its text) of several courses, in course order, in two reads
+ * whatever their number: a page of the API's course records.
+ */
+export function contentRowsOfCourses(courseIds: string[]): {
+  topics: { id: number; courseId: string; title: string }[];
+  lessons: ContentLessonRow[];
+} {
+  if (courseIds.length === 0) return { topics: [], lessons: [] };
+  const ids = JSON.stringify(courseIds);
+  return {
+    topics: contentTopicsStatement().all({ ids }),
+    lessons: contentLessonsStatement().all({ ids }),
+  };
 }
 
 /** Topics and lessons of a course without lesson bodies (sidebar, status). */
