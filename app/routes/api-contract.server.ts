@@ -211,6 +211,7 @@ export interface ResponseDoc {
 
 export interface ApiOperation<R extends Record<number, ResponseDoc> = Record<number, ResponseDoc>> {
   method: 'GET' | 'POST';
+  /** As OpenAPI writes it: a path parameter in braces (`/api/outline/{outlineId}`). */
   path: string;
   /** The route module under app/routes/api that answers it. */
   file: string;
@@ -220,6 +221,8 @@ export interface ApiOperation<R extends Record<number, ResponseDoc> = Record<num
   audience: Audience;
   body?: z.ZodType;
   query?: z.ZodObject;
+  /** The path's parameters, one per `{name}` in `path`. */
+  params?: z.ZodObject;
   responses: R;
 }
 

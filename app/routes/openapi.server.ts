@@ -29,19 +29,28 @@ const TAGS = [
 
 const SIGNED_IN = [{ bearerAuth: [] }, { cookieAuth: [] }];
 
-function parameters(operation: ApiOperation) {
-  if (!operation.query) return undefined;
-  const schema = jsonSchema(operation.query, 'input') as {
+function parametersIn(where: 'query' | 'path', object: z.ZodObject | undefined) {
+  if (!object) return [];
+  const schema = jsonSchema(object, 'input') as {
     properties?: Record<string, JsonSchema>;
     required?: string[];
   };
   return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
     name,
-    in: 'query',
-    required: schema.required?.includes(name) ?? false,
+    in: where,
+    // OpenAPI: a path parameter is always required.
+    required: where === 'path' || (schema.required?.includes(name) ?? false),
     description: property.description,
     schema: property,
   }));
+}
+
+function parameters(operation: ApiOperation) {
+  const all = [
+    ...parametersIn('path', operation.params),
+    ...parametersIn('query', operation.query),
+  ];
+  return all.length > 0 ? all : undefined;
 }
 
 function response(doc: ResponseDoc) {
