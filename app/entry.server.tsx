@@ -31,12 +31,21 @@ export const streamTimeout = ABORT_DELAY;
  */
 export const webServer: WebServerHooks = {
   get config() {
-    const { PORT, NODE_ENV, TRUST_PROXY, APP_URL, SHUTDOWN_TIMEOUT_MS, BENCH_WITHOUT } = env();
+    const {
+      PORT,
+      NODE_ENV,
+      TRUST_PROXY,
+      APP_URL,
+      API_ALLOWED_ORIGINS,
+      SHUTDOWN_TIMEOUT_MS,
+      BENCH_WITHOUT,
+    } = env();
     return {
       port: PORT,
       production: NODE_ENV === 'production',
       trustProxy: TRUST_PROXY,
       appUrl: APP_URL,
+      apiAllowedOrigins: API_ALLOWED_ORIGINS,
       shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,
       without: BENCH_WITHOUT,
     };

@@ -34,6 +34,8 @@ export interface WebServerHooks {
     trustProxy: boolean;
     /** The public address members open; its origin counts as this site's own. */
     appUrl: string;
+    /** Origins whose pages may call `/api` with a token (API_ALLOWED_ORIGINS, ADR 0035). */
+    apiAllowedOrigins: string[];
     shutdownTimeoutMs: number;
     /** Work-arounds left out, for benchmarks only (BENCH_WITHOUT). */
     without: ('write-turns' | 'direct-json')[];

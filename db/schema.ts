@@ -813,3 +813,26 @@ export const flashcardReviews = sqliteTable(
   },
   (t) => [index('flashcard_reviews_card_idx').on(t.cardId, t.id)],
 );
+
+/**
+ * Personal API tokens (ADR 0035): `Authorization: Bearer …` on any `/api` route acts as the
+ * member. Only the token's SHA-256 is kept (it is shown once, when made); at most 10 a member.
+ * Deleted with every session when the password changes.
+ */
+export const apiTokens = sqliteTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_token_hash_unique').on(t.tokenHash),
+    index('api_tokens_user_idx').on(t.userId, t.createdAt),
+  ],
+);

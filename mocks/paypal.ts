@@ -346,6 +346,11 @@ export function simulatePayPal(subscriptionId: string, what: PayPalSimulation, w
     summary: `Simulated ${EVENT_TYPES[what]}`,
     resource,
   };
+  return signedPayPalWebhook(event, webhookId);
+}
+
+/** A webhook event as PayPal delivers it: its body and the transmission headers it signs. */
+export function signedPayPalWebhook(event: object, webhookId: string) {
   const transmissionId = randomBytes(16).toString('hex');
   const transmissionTime = new Date().toISOString();
   return {

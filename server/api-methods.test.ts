@@ -48,4 +48,13 @@ describe('apiMethodGuard', () => {
     expect(refuse('GET', '/api/outline/abc/extra')).toEqual({ status: 404, message: 'Not Found' });
     expect(refuse('GET', '/api/outline')).toEqual({ status: 404, message: 'Not Found' });
   });
+
+  it('never runs an action for a method other than POST', () => {
+    expect(refuse('PUT', '/api/prompt')).toMatchObject({ status: 405, allow: 'POST' });
+    expect(refuse('DELETE', '/api/course')).toMatchObject({
+      status: 405,
+      allow: 'GET, HEAD, POST',
+    });
+    expect(refuse('OPTIONS', '/api/prompt')).toMatchObject({ status: 405 });
+  });
 });

@@ -4,7 +4,7 @@ export type ApiMethodRefusal = { status: 404 | 405; allow?: string; message: str
 
 /**
  * For `/api/*` paths: which methods each route answers, read once from the build's route
- * modules (a loader answers GET and HEAD, an action the rest). Remix would answer an unknown
+ * modules (a loader answers GET and HEAD, an action POST). Remix would answer an unknown
  * API path with the HTML not-found page and a wrong method with an HTML error and a logged
  * stack trace; an API client gets a short JSON answer instead.
  */
@@ -40,8 +40,10 @@ export function apiMethodGuard(build: Pick<ServerBuild, 'routes'>) {
     const route =
       methods.get(trimmed) ?? patterns.find(({ pattern }) => pattern.test(trimmed))?.methods;
     if (!route) return { status: 404, message: 'Not Found' };
+    // Reads go to the loader, POST to the action; any other method (PUT, DELETE, OPTIONS that
+    // is no CORS preflight...) is refused here rather than run as the action.
     const reading = method === 'GET' || method === 'HEAD';
-    if (reading ? route.loader : route.action) return null;
+    if (reading ? route.loader : method === 'POST' && route.action) return null;
     const allow = [...(route.loader ? ['GET', 'HEAD'] : []), ...(route.action ? ['POST'] : [])];
     return { status: 405, allow: allow.join(', '), message: 'Method Not Allowed' };
   };

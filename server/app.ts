@@ -8,7 +8,7 @@ import type { RuntimeReport, WebServerHooks } from '../app/load-context';
 import { apiMethodGuard } from './api-methods';
 import { checkBodySize } from './body-limit';
 import { directJsonRoutes } from './direct-json-routes';
-import { isCrossSiteRequest } from './origin';
+import { corsPolicy } from './cors';
 import { malformedRequest } from './malformed-request';
 import { responsePolicy, type TrustProxy } from './response-policy';
 import { writeTurns } from './write-turns';
@@ -33,7 +33,13 @@ export async function createWebServer(options: WebServerOptions) {
   const hooks = webServerHooks(
     typeof options.build === 'function' ? await options.build() : options.build,
   );
-  const { production, trustProxy: trustProxySetting, appUrl, without } = hooks.config;
+  const {
+    production,
+    trustProxy: trustProxySetting,
+    appUrl,
+    apiAllowedOrigins,
+    without,
+  } = hooks.config;
 
   const app = express();
   app.disable('x-powered-by');
@@ -46,7 +52,9 @@ export async function createWebServer(options: WebServerOptions) {
   const compressIfAccepted = (req: IncomingMessage, res: ServerResponse, next: () => void) =>
     req.headers['accept-encoding'] ? compress(req as Request, res as Response, next) : next();
   const trustProxy = app.get('trust proxy fn') as TrustProxy;
-  const applyResponsePolicy = responsePolicy({ production, trustProxy });
+  const appOrigin = new URL(appUrl).origin;
+  const cors = corsPolicy({ allowedOrigins: apiAllowedOrigins, appOrigin });
+  const applyResponsePolicy = responsePolicy({ production, trustProxy, cors });
   const turns = writeTurns({ log: hooks.log });
   const runtime = (): RuntimeReport => ({ restarts: options.restarts(), writes: turns.counts() });
   const loadContext = (req: IncomingMessage, cspNonce: string): AppLoadContext => ({
@@ -66,12 +74,14 @@ export async function createWebServer(options: WebServerOptions) {
     res.locals.cspNonce = applyResponsePolicy(req, res);
     next();
   });
-  const appOrigin = new URL(appUrl).origin;
   app.use((req, res, next) => {
     const origin = req.get('origin');
     const ownOrigins = () => [appOrigin, `${req.protocol}://${req.get('host')}`];
-    if (origin && isCrossSiteRequest(req.method, origin, ownOrigins())) {
-      res.status(403).json({ success: false, message: 'Cross-site requests are not allowed' });
+    const crossOrigin = cors.check(req.method, req.path, origin, ownOrigins);
+    if (crossOrigin.kind === 'preflight')
+      return void res.status(204).set(crossOrigin.headers).end();
+    if (crossOrigin.kind === 'refuse') {
+      res.status(403).json({ success: false, message: crossOrigin.message });
       return;
     }
     const size = checkBodySize(

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
+import { corsPolicy } from './cors';
 import { isSecureRequest, responsePolicy, type TrustProxy } from './response-policy';
 
 const servers: http.Server[] = [];
@@ -60,7 +61,11 @@ describe('isSecureRequest', () => {
 describe('responsePolicy', () => {
   /** A plain node server under the policy; `?cache` and `?cookie` make the route set its own. */
   async function policyServer(trustSetting: unknown = false) {
-    const apply = responsePolicy({ production: true, trustProxy: compiledTrust(trustSetting) });
+    const apply = responsePolicy({
+      production: true,
+      trustProxy: compiledTrust(trustSetting),
+      cors: corsPolicy({ allowedOrigins: [], appOrigin: 'https://courses.example' }),
+    });
     return listen((req, res) => {
       const nonce = apply(req, res);
       if (req.url?.includes('cache')) res.setHeader('Cache-Control', 'public, max-age=60');

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import onHeaders from 'on-headers';
 import { canKeepSecureCookies, withoutSecure } from './cookies';
+import type { CorsPolicy } from './cors';
 import { applySecurityHeaders } from './security-headers';
 
 /** Express's compiled `trust proxy` setting: may the hop at `index` speak for the client? */
@@ -15,14 +16,17 @@ const HSTS = 'max-age=31536000; includeSubDomains';
  * route does (ADR 0027): the security headers with a fresh CSP nonce, HSTS over https, and for
  * a signed-in member `private, no-store` unless the route chose its own Cache-Control. Cookies
  * follow the request's real scheme: over plain http to a host other than localhost a browser
- * would drop a Secure cookie, and the member could never stay signed in. Returns the nonce.
+ * would drop a Secure cookie, and the member could never stay signed in. An `/api` answer
+ * follows the CORS policy (ADR 0035). Returns the nonce.
  */
 export function responsePolicy({
   production,
   trustProxy,
+  cors,
 }: {
   production: boolean;
   trustProxy: TrustProxy;
+  cors: CorsPolicy;
 }) {
   const securityHeaders = securityHeadersFor(production);
   return function applyResponsePolicy(req: IncomingMessage, res: ServerResponse): string {
@@ -30,13 +34,17 @@ export function responsePolicy({
     for (const [name, value] of securityHeaders(nonce)) res.setHeader(name, value);
     const secure = isSecureRequest(req, trustProxy);
     if (secure) res.setHeader('Strict-Transport-Security', HSTS);
-    const signedIn = req.headers.cookie?.includes('__session=') ?? false;
+    // CORS headers; a cross-origin API request loses its cookies here and may set none (ADR 35).
+    const crossOrigin = cors.applyToApiResponse(req, res, secure);
+    const signedIn =
+      (req.headers.cookie?.includes('__session=') ?? false) || Boolean(req.headers.authorization);
     const keepSecureCookies = canKeepSecureCookies(secure, req.headers.host);
-    if (signedIn || !keepSecureCookies)
+    if (signedIn || !keepSecureCookies || crossOrigin)
       onHeaders(res, () => {
         if (signedIn && !res.hasHeader('Cache-Control'))
           res.setHeader('Cache-Control', 'private, no-store');
         if (!keepSecureCookies) dropSecureFromCookies(res);
+        if (crossOrigin) res.removeHeader('Set-Cookie');
       });
     return nonce;
   };

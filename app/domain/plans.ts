@@ -138,6 +138,27 @@ export function formatPlanPrice(plan: PlanDefinition): string {
   return plan.period ? `$${plan.cost} / ${plan.period}` : `$${plan.cost}`;
 }
 
+/**
+ * A member's plan as the API calls it (the spec's `type`): 'free', or the paid plan's name
+ * ('Monthly Plan', 'Yearly Plan'), which the API's clients show as it is.
+ */
+export const MEMBER_TYPES = ['free', 'Monthly Plan', 'Yearly Plan'] as const;
+export type MemberType = (typeof MEMBER_TYPES)[number];
+
+export function memberType(plan: PlanId): MemberType {
+  return plan === 'free' ? 'free' : PLAN_DEFINITIONS[plan].name;
+}
+
+/** A paid plan as an API client may name it: its id ('monthly') or its name ('Monthly Plan'). */
+export function paidPlanNamed(value: unknown): PaidPlanId | null {
+  if (typeof value !== 'string') return null;
+  const wanted = value.trim().toLowerCase();
+  const found = PLAN_LIST.find(
+    (plan) => plan.id !== 'free' && (plan.id === wanted || plan.name.toLowerCase() === wanted),
+  );
+  return found && isPaidPlan(found.id) ? found.id : null;
+}
+
 export interface PlanButton {
   label: 'Get Started' | 'Modify Plan';
   to: string;

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, or, sql, type SQL } from 'driz
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import {
   adminAudit,
+  courseCompletions,
   contacts,
   courses,
   lessons,
@@ -110,9 +111,13 @@ export function listCourses(request: PageRequest) {
           userId: courses.userId,
           owner: users.email,
           createdAt: courses.createdAt,
+          photoUrl: courses.photoUrl,
+          completedAt: courseCompletions.completedAt,
+          language: courses.language,
         })
         .from(courses)
         .innerJoin(users, eq(users.id, courses.userId))
+        .leftJoin(courseCompletions, eq(courseCompletions.courseId, courses.id))
         .where(inArray(courses.id, ids))
         .all();
       const position = new Map(ids.map((id, index) => [id, index]));

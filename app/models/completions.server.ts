@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import { courseCompletions, courses, lessons, users } from '../../db/schema';
 import { db, writeTransaction } from '~/utils/db.server';
 import { progressPercent } from '~/domain/progress';
@@ -38,6 +38,18 @@ export function getCompletion(courseId: string): Completion | undefined {
     .from(courseCompletions)
     .where(eq(courseCompletions.courseId, courseId))
     .get();
+}
+
+/** The course the member finished last, if any. */
+export function latestCompletedCourseId(userId: string): string | undefined {
+  return db()
+    .select({ courseId: courseCompletions.courseId })
+    .from(courseCompletions)
+    .innerJoin(courses, eq(courses.id, courseCompletions.courseId))
+    .where(eq(courses.userId, userId))
+    .orderBy(desc(courseCompletions.completedAt))
+    .limit(1)
+    .get()?.courseId;
 }
 
 // Crockford's base32: no I, L, O or U, so an id read off a printed page is typed back right.

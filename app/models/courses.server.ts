@@ -47,9 +47,24 @@ export interface CreatedLesson {
 }
 
 /**
+ * The card photo of a course whose lessons came written (an API client's): a theory and image
+ * course shows its first lesson's image, as one made on /create does. Otherwise null: the first
+ * lesson's job looks for it (see createCourseWithLessons).
+ */
+function photoFromFirstLesson(
+  type: CourseType,
+  first: NewLesson | undefined,
+): { url: string; credit: string | null } | null {
+  if (type !== 'text' || !first?.theory || !first.imageUrl) return null;
+  return { url: first.imageUrl, credit: first.imageCredit ?? null };
+}
+
+/**
  * A course with its topics and one row per lesson, in one transaction. Lessons
  * that come with theory are done, and owe their flashcards (ADR 0033) unless those come too;
- * the others wait for their job.
+ * the others wait for their job. A course that has no photo yet, and whose first lesson came
+ * written, still gets a job for that lesson (its media pending), which looks for the card photo
+ * as a first lesson's job always does.
  */
 export function createCourseWithLessons(input: {
   userId: string;
@@ -60,6 +75,9 @@ export function createCourseWithLessons(input: {
   topics: NewTopic[];
   examQuestions?: QuizQuestion[] | null;
 }): { course: Course; lessons: CreatedLesson[] } {
+  const firstLesson = input.topics[0]?.lessons[0];
+  const photo = input.photo ?? photoFromFirstLesson(input.type, firstLesson);
+  const firstNeedsPhotoJob = !photo && Boolean(firstLesson?.theory);
   return writeTransaction((tx) => {
     const course = tx
       .insert(courses)
@@ -69,8 +87,8 @@ export function createCourseWithLessons(input: {
         mainTopic: input.mainTopic,
         type: input.type,
         language: input.language,
-        photoUrl: input.photo?.url,
-        photoCredit: input.photo?.credit,
+        photoUrl: photo?.url,
+        photoCredit: photo?.credit,
       })
       .returning()
       .get();
@@ -102,7 +120,9 @@ export function createCourseWithLessons(input: {
     const lessonRows = input.topics.flatMap((topic, topicPosition) =>
       topic.lessons.map((lesson, position) => ({ lesson, topicPosition, position })),
     );
-    const pendingByOrdinal = lessonRows.map(({ lesson }) => !lesson.theory);
+    const pendingByOrdinal = lessonRows.map(
+      ({ lesson }, ordinal) => !lesson.theory || (ordinal === 0 && firstNeedsPhotoJob),
+    );
     const lessonIds =
       lessonRows.length === 0
         ? []
@@ -111,6 +131,7 @@ export function createCourseWithLessons(input: {
             .values(
               lessonRows.map(({ lesson, topicPosition, position }, ordinal) => {
                 const hasTheory = Boolean(lesson.theory);
+                const mediaDone = hasTheory && !(ordinal === 0 && firstNeedsPhotoJob);
                 return {
                   courseId: course.id,
                   topicId: topicIds.get(topicPosition)!,
@@ -123,7 +144,7 @@ export function createCourseWithLessons(input: {
                   youtubeId: lesson.youtubeId || null,
                   done: lesson.done ?? false,
                   state: hasTheory ? ('done' as const) : ('queued' as const),
-                  mediaState: hasTheory ? ('done' as const) : ('pending' as const),
+                  mediaState: mediaDone ? ('done' as const) : ('pending' as const),
                   generatedAt: hasTheory ? now : null,
                 };
               }),
@@ -304,6 +325,61 @@ const outlineLessonsStatement = preparedStatement((db) =>
     .orderBy(asc(lessons.ordinal))
     .prepare(),
 );
+
+/** A lesson as the API's course content shows it. */
+export interface ContentLessonRow {
+  topicId: number;
+  title: string;
+  theory: string | null;
+  youtubeId: string | null;
+  imageUrl: string | null;
+  done: boolean;
+}
+
+// The ids go in as one JSON array, so one prepared statement serves any number of courses.
+const inIds = (column: typeof topics.courseId | typeof lessons.courseId) =>
+  sql`${column} in (select value from json_each(${sql.placeholder('ids')}))`;
+
+const contentTopicsStatement = preparedStatement((db) =>
+  db
+    .select({ id: topics.id, courseId: topics.courseId, title: topics.title })
+    .from(topics)
+    .where(inIds(topics.courseId))
+    .orderBy(asc(topics.courseId), asc(topics.position))
+    .prepare(),
+);
+
+const contentLessonsStatement = preparedStatement((db) =>
+  db
+    .select({
+      topicId: lessons.topicId,
+      title: lessons.title,
+      theory: lessons.theory,
+      youtubeId: lessons.youtubeId,
+      imageUrl: lessons.imageUrl,
+      done: lessons.done,
+    })
+    .from(lessons)
+    .where(inIds(lessons.courseId))
+    .orderBy(asc(lessons.courseId), asc(lessons.ordinal))
+    .prepare(),
+);
+
+/**
+ * Every topic and lesson (with its text) of several courses, in course order, in two reads
+ * whatever their number: a page of the API's course records.
+ */
+export function contentRowsOfCourses(courseIds: string[]): {
+  topics: { id: number; courseId: string; title: string }[];
+  lessons: ContentLessonRow[];
+} {
+  if (courseIds.length === 0) return { topics: [], lessons: [] };
+  const ids = JSON.stringify(courseIds);
+  return {
+    topics: contentTopicsStatement().all({ ids }),
+    lessons: contentLessonsStatement().all({ ids }),
+  };
+}
 
 /** Topics and lessons of a course without lesson bodies (sidebar, status). */
 export function courseOutline(courseId: string): TopicSummary[] {

@@ -1,26 +1,31 @@
-import type { Page } from '~/models/admin.server';
+import { memberType } from '~/domain/plans';
+import type { Page, PageRequest } from '~/models/admin.server';
+import type { Plan } from '../../db/schema';
 import { requireApiAdmin } from '~/utils/auth.server';
 import { pageRequest } from '~/utils/paging.server';
 import { guardApi } from '~/utils/responses.server';
-import type { PageRequest } from '~/models/admin.server';
+import { apiJson, type ApiBody, type ApiOperation } from './api-contract.server';
+
+type RowOf<O extends ApiOperation> = ApiBody<O, 200> extends readonly (infer E)[] ? E : never;
 
 /**
  * The admin list routes: admins only (401 anonymous, 403 member), the API's
  * array body, paged with `?page=&pageSize=` (capped at 100) and `q`, `sort`,
  * `dir`; the total comes in `X-Total-Count`.
  */
-export function adminListRoute<T, R>(
-  name: string,
+export function adminListRoute<O extends ApiOperation, T>(
+  operation: O & { responses: { 200: unknown } },
   sorts: readonly string[],
   list: (paging: PageRequest) => Page<T>,
-  shape: (row: T) => R,
+  shape: (row: T) => RowOf<O>,
 ) {
+  const name = operation.path.slice('/api/'.length);
   return ({ request }: { request: Request }) =>
     guardApi(name, async () => {
       await requireApiAdmin(request);
       const paging = pageRequest(new URL(request.url), sorts, sorts[sorts.length - 1]!);
       const page = list(paging);
-      return Response.json(page.rows.map(shape), {
+      return apiJson(operation, 200, page.rows.map(shape) as ApiBody<O, 200>, {
         headers: {
           'X-Total-Count': String(page.total),
           'X-Page': String(page.page),
@@ -30,9 +35,10 @@ export function adminListRoute<T, R>(
     });
 }
 
-export const apiUser = (row: { id: string; email: string; name: string; type: string }) => ({
+/** A member as the admin lists show one: the spec's field names, the plan as its `type`. */
+export const apiUser = (row: { id: string; email: string; name: string; type: Plan }) => ({
   _id: row.id,
   email: row.email,
   mName: row.name,
-  type: row.type,
+  type: memberType(row.type),
 });

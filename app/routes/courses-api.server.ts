@@ -1,15 +1,19 @@
-import { courseRecord } from '~/services/course-content.server';
-import { coursePage, coursePageRequest, DEFAULT_COURSE_PAGE } from '~/services/course-list.server';
+import {
+  courseRecordPage,
+  coursePageRequest,
+  DEFAULT_COURSE_PAGE,
+} from '~/services/course-list.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { jsonRoute } from '~/utils/json-route.server';
 import { failureJson } from '~/utils/responses.server';
+import { API, type ApiBody } from './api-contract.server';
 
 /**
- * GET /api/courses: the caller's courses, newest first, without their content, a page at a
- * time (`limit` 1–100, default 50; `cursor` from the previous page's `X-Next-Cursor`, also
- * given as a `Link: rel="next"`). `userId` is accepted for the original clients but must be
- * the caller's own. The hottest API read: the express server calls `coursesApi.answer`
- * directly (ADR 0023).
+ * GET /api/courses: the caller's courses as the spec's course records (with their content),
+ * newest first, a page at a time (`limit` 1–100, default 100; `cursor` from the previous page's
+ * `X-Next-Cursor`, also given as a `Link: rel="next"`; ADR 0035). `userId` is accepted for the
+ * original clients but must be the caller's own. The hottest API read: the express server calls
+ * `coursesApi.answer` directly (ADR 0023).
  */
 export const coursesApi = jsonRoute('courses', async (request, context) => {
   const user = await requireApiUser(request, context);
@@ -22,7 +26,7 @@ export const coursesApi = jsonRoute('courses', async (request, context) => {
     );
   const paging = coursePageRequest(url.searchParams, DEFAULT_COURSE_PAGE);
   if (!paging.ok) return failureJson(paging);
-  const page = coursePage(user.id, paging.value);
+  const page = courseRecordPage(user.id, paging.value);
   const headers: Record<string, string> = {};
   if (page.nextCursor) {
     const next = new URL(url);
@@ -30,8 +34,6 @@ export const coursesApi = jsonRoute('courses', async (request, context) => {
     headers['X-Next-Cursor'] = page.nextCursor;
     headers.Link = `<${next.pathname}${next.search}>; rel="next"`;
   }
-  return {
-    body: page.courses.map((course) => courseRecord(course)),
-    headers,
-  };
+  const body: ApiBody<typeof API.courses, 200> = page.records;
+  return { body, headers };
 });

@@ -1,5 +1,5 @@
 import type { BillingCustomer, PaymentProvider } from '../../db/schema';
-import { getPlan, isPaidPlan, type PaidPlanId } from '~/domain/plans';
+import { getPlan, isPaidPlan, paidPlanNamed, type PaidPlanId } from '~/domain/plans';
 import { fail, ok, type Result } from '~/domain/result';
 import {
   createPendingSubscription,
@@ -24,7 +24,7 @@ import { log } from '~/utils/logger.server';
 import { emailReceiptOnce, receiptPdf, receiptFilename, sendReceiptEmail } from './receipts.server';
 import type { BillingProvider, ProviderSubscription } from './vendors/billing-provider.server';
 import { paypal, paypalPlanIds } from './vendors/paypal.server';
-import { razorpayProvider } from './vendors/razorpay.server';
+import { razorpayPlanIds, razorpayProvider } from './vendors/razorpay.server';
 
 /**
  * Paid plans. The member's plan changes only after the server has fetched the
@@ -71,7 +71,9 @@ export async function startCheckout(
     customer: BillingCustomer;
     returnBase: string;
   },
-): Promise<Result<{ approvalUrl: string; next: string; subscriptionId: string }>> {
+): Promise<
+  Result<{ approvalUrl: string; next: string; subscriptionId: string; provider: unknown }>
+> {
   const provider = providerFor(input.provider);
   if (!provider) return fail('This payment method is not available', 400);
   const current = getCurrentSubscription(user.id);
@@ -105,7 +107,12 @@ export async function startCheckout(
       provider.name === 'razorpay'
         ? `/pending?subscription_id=${encodeURIComponent(created.id)}`
         : created.approvalUrl;
-    return ok({ approvalUrl: created.approvalUrl, next, subscriptionId: created.id });
+    return ok({
+      approvalUrl: created.approvalUrl,
+      next,
+      subscriptionId: created.id,
+      provider: created.raw,
+    });
   } catch (error) {
     log.warn('billing.checkout_failed', { userId: user.id, provider: provider.name, error });
     return fail(MESSAGES.providerDown, 502);
@@ -380,11 +387,18 @@ export function paidUntilOf(user: User): string | null {
   return current?.status === 'cancelled' ? longDate(current.paidUntil) : null;
 }
 
-/** A plan named by an API client: 'monthly', 'yearly', or a configured PayPal plan id. */
+/**
+ * A plan named by an API client: its id ('monthly'), its name ('Monthly Plan'), or a configured
+ * PayPal or Razorpay plan id (what the spec's clients send as `planId`, `idPlan` or `plan`).
+ */
 export function planFromApi(value: unknown): PaidPlanId | null {
-  if (isPaidPlan(value)) return value;
-  const ids = paypalPlanIds();
-  return (Object.keys(ids) as PaidPlanId[]).find((plan) => ids[plan] === value) ?? null;
+  const named = paidPlanNamed(value);
+  if (named) return named;
+  for (const ids of [paypalPlanIds(), razorpayPlanIds()]) {
+    const plan = (Object.keys(ids) as PaidPlanId[]).find((plan) => ids[plan] === value);
+    if (plan) return plan;
+  }
+  return null;
 }
 
 /** The receipt of the newest payment, emailed unless it already went out. */

@@ -48,14 +48,14 @@ const wellFormed = z.object({
 export type ContactInput = z.infer<typeof wellFormed>;
 
 /**
- * Validates a contact message in the API's field names (fname, lname, email,
- * phone, msg). A missing field always reports 'Please fill in all required
- * fields' first, whatever else is wrong.
+ * A contact message in the API's field names (fname, lname, email, phone, msg): a missing field
+ * always reports 'Please fill in all required fields' first (the pipe stops there), whatever
+ * else is wrong.
  */
+export const contactSchema = requiredFields.pipe(wellFormed);
+
 function parseContact(body: unknown): Result<ContactInput> {
-  const present = parseWith(requiredFields, body);
-  if (!present.ok) return present;
-  return parseWith(wellFormed, present.value);
+  return parseWith(contactSchema, body);
 }
 
 /**

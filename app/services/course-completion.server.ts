@@ -3,6 +3,7 @@ import {
   claimCertificateEmail,
   getCompletion,
   getCompletionWithOwnerEmail,
+  latestCompletedCourseId,
   markCertificateEmailed,
   recordCompletion,
   releaseCertificateEmailClaim,
@@ -123,14 +124,18 @@ export async function retryCertificateEmail(
 
 /**
  * Emails the certificate of the member's own finished course to the member's
- * own address, on request. Nothing in it comes from the client but the course id.
+ * own address, on request. Nothing in it comes from the client but the course id; without one
+ * (the spec's clients send only html and email, just after finishing), the course the member
+ * finished last.
  */
 export async function sendCertificate(
   userId: string,
-  courseId: string,
+  requestedCourseId?: string,
 ): Promise<Result<{ sent: boolean; to: string }>> {
   const limit = await hit(CERTIFICATE_EMAIL_LIMIT, userId);
   if (!limit.allowed) return tooManyRequestsFailure(limit);
+  const courseId = requestedCourseId ?? latestCompletedCourseId(userId);
+  if (!courseId) return fail(NOT_FINISHED_MESSAGE, 409);
   if (!getCourseForUser(courseId, userId)) return fail(NOT_FOUND_MESSAGE, 404);
   const completion = getCompletion(courseId);
   if (!completion) return fail(NOT_FINISHED_MESSAGE, 409);

@@ -9,8 +9,13 @@ import { fail, ok, type Failure, type Result } from '~/domain/result';
 import { hit, tooManyRequestsFailure, type RateLimit } from '~/utils/rate-limit.server';
 import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 import { getCompletion } from '~/models/completions.server';
-import { courseOutline, type Course, type NewTopic } from '~/models/courses.server';
-import { listLessonsOfCourse, updateLessonsFromClient } from '~/models/lessons.server';
+import {
+  contentRowsOfCourses,
+  courseOutline,
+  type Course,
+  type NewTopic,
+} from '~/models/courses.server';
+import { updateLessonsFromClient } from '~/models/lessons.server';
 import { sanitizeHtmlOffThread } from '~/utils/sanitize-html-pool.server';
 import { cleanText } from '~/utils/validation.server';
 import { keepCourseDecksWriting } from './flashcards.server';
@@ -113,6 +118,30 @@ export async function parseContent(value: unknown): Promise<Result<ContentTopic[
   );
 }
 
+/**
+ * An outline (topics and sub-topic titles, keyed by the main topic) as the spec's course
+ * content: every sub-topic not written yet, so a client fills it in or saves it as it is.
+ */
+export function outlineAsContent(
+  outline: Record<string, { title: string; subtopics: { title: string }[] }[]>,
+): CourseContent {
+  return Object.fromEntries(
+    Object.entries(outline).map(([key, topics]) => [
+      key,
+      topics.map((topic) => ({
+        title: topic.title,
+        subtopics: topic.subtopics.map((subtopic) => ({
+          title: subtopic.title,
+          theory: '',
+          youtube: '',
+          image: '',
+          done: false,
+        })),
+      })),
+    ]),
+  );
+}
+
 /** Parsed content as new rows. */
 export function contentToTopics(topics: ContentTopic[]): NewTopic[] {
   return topics.map((topic) => ({
@@ -127,25 +156,43 @@ export function contentToTopics(topics: ContentTopic[]): NewTopic[] {
   }));
 }
 
-/** A course's rows in the API's JSON shape. */
+/** Courses' rows in the API's JSON shape, by course id (two reads for any number of courses). */
+export function courseContents(
+  list: readonly Pick<Course, 'id' | 'mainTopic'>[],
+): Map<string, CourseContent> {
+  const rows = contentRowsOfCourses(list.map((course) => course.id));
+  const lessonsByTopic = new Map<number, ContentLesson[]>();
+  for (const lesson of rows.lessons) {
+    const shown: ContentLesson = {
+      title: lesson.title,
+      // Sanitized when stored (every writer does), so reading is only reading.
+      theory: lesson.theory ?? '',
+      youtube: lesson.youtubeId ?? '',
+      image: lesson.imageUrl ?? '',
+      done: lesson.done,
+    };
+    const topicLessons = lessonsByTopic.get(lesson.topicId);
+    if (topicLessons) topicLessons.push(shown);
+    else lessonsByTopic.set(lesson.topicId, [shown]);
+  }
+  const topicsByCourse = new Map<string, ContentTopic[]>();
+  for (const topic of rows.topics) {
+    const shown = { title: topic.title, subtopics: lessonsByTopic.get(topic.id) ?? [] };
+    const courseTopics = topicsByCourse.get(topic.courseId);
+    if (courseTopics) courseTopics.push(shown);
+    else topicsByCourse.set(topic.courseId, [shown]);
+  }
+  return new Map(
+    list.map((course) => [
+      course.id,
+      { [course.mainTopic.toLowerCase()]: topicsByCourse.get(course.id) ?? [] },
+    ]),
+  );
+}
+
+/** One course's rows in the API's JSON shape. */
 export function courseContent(course: Pick<Course, 'id' | 'mainTopic'>): CourseContent {
-  const bodies = new Map(listLessonsOfCourse(course.id).map((lesson) => [lesson.id, lesson]));
-  return {
-    [course.mainTopic.toLowerCase()]: courseOutline(course.id).map((topic) => ({
-      title: topic.title,
-      subtopics: topic.lessons.map((summary) => {
-        const lesson = bodies.get(summary.id)!;
-        return {
-          title: lesson.title,
-          // Sanitized when stored (every writer does), so reading is only reading.
-          theory: lesson.theory ?? '',
-          youtube: lesson.youtubeId ?? '',
-          image: lesson.imageUrl ?? '',
-          done: lesson.done,
-        };
-      }),
-    })),
-  };
+  return courseContents([course]).get(course.id)!;
 }
 
 /**
@@ -181,21 +228,27 @@ export async function applyContentUpdate(
   return true;
 }
 
-/** A course as the API's course record, with or without its content. */
+type RecordSource = Pick<
+  Course,
+  'id' | 'userId' | 'mainTopic' | 'type' | 'photoUrl' | 'createdAt' | 'language'
+> & { completedAt?: Date | null };
+
+/**
+ * A course as the spec's course record; `end` is the completion date, null until the course is
+ * finished. With its content (read with courseContents), `content` is that content as JSON text,
+ * the spec's "content (JSON text)".
+ */
+export function courseRecord(course: RecordSource): CourseRecordFields;
 export function courseRecord(
-  course: Pick<
-    Course,
-    'id' | 'userId' | 'mainTopic' | 'type' | 'photoUrl' | 'createdAt' | 'language'
-  > & {
-    completedAt?: Date | null;
-  },
-  withContent = false,
-) {
+  course: RecordSource,
+  content: CourseContent,
+): CourseRecordFields & { content: string };
+export function courseRecord(course: RecordSource, content?: CourseContent) {
   const completedAt =
     course.completedAt !== undefined
       ? course.completedAt
       : (getCompletion(course.id)?.completedAt ?? null);
-  return {
+  const record: CourseRecordFields = {
     _id: course.id,
     user: course.userId,
     mainTopic: course.mainTopic,
@@ -205,8 +258,20 @@ export function courseRecord(
     completed: completedAt !== null,
     end: completedAt ? completedAt.toISOString() : null,
     language: course.language,
-    ...(withContent ? { content: courseContent(course) } : {}),
   };
+  return content ? { ...record, content: JSON.stringify(content) } : record;
+}
+
+export interface CourseRecordFields {
+  _id: string;
+  user: string;
+  mainTopic: string;
+  type: Course['type'];
+  photo: string;
+  date: string;
+  completed: boolean;
+  end: string | null;
+  language: string;
 }
 
 /** Content writes per member (POST /api/course, /api/update): each may parse a megabyte. */

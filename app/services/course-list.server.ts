@@ -1,9 +1,14 @@
 import { fail, ok, type Result } from '~/domain/result';
 import { listCoursesForUser, type CourseCard, type CourseKey } from '~/models/courses.server';
+import { courseContents, courseRecord } from './course-content.server';
 
-/** Pages of a member's courses, newest first (issue 16: a big account's first page is as fast). */
-export const DEFAULT_COURSE_PAGE = 50;
+/**
+ * Pages of a member's courses, newest first (issue 16: a big account's first page is as fast).
+ * The API's default is its most, so a client reading one page gets every course of a normal
+ * member (ADR 0035).
+ */
 export const MAX_COURSE_PAGE = 100;
+export const DEFAULT_COURSE_PAGE = MAX_COURSE_PAGE;
 /** What /home shows at a time. */
 export const HOME_COURSE_PAGE = 24;
 
@@ -57,13 +62,45 @@ export function coursePage(
   { limit, after }: { limit: number; after: CourseKey | null },
 ): CoursePage {
   const rows = listCoursesForUser(userId, { limit: limit + 1, after });
-  const courses = rows.slice(0, limit);
+  return cutPage(rows, limit, rows.length > limit);
+}
+
+/** The first `keep` of `rows`, with the cursor after the last kept when more follow. */
+export function cutPage(rows: CourseCard[], keep: number, moreFollow: boolean): CoursePage {
+  const courses = rows.slice(0, keep);
   const last = courses[courses.length - 1];
   return {
     courses,
     nextCursor:
-      rows.length > limit && last
+      moreFollow && last
         ? encodeCursor({ createdAtMs: last.createdAt.getTime(), id: last.id })
         : null,
   };
+}
+
+/**
+ * The API's page of course records with their content (JSON text): at most `limit` courses and,
+ * past the first course, about CONTENT_PAGE_CHARS of content, so a member with many long
+ * courses gets several answers of bounded size instead of one the server must hold whole.
+ */
+export const CONTENT_PAGE_CHARS = 8_000_000;
+
+export function courseRecordPage(
+  userId: string,
+  paging: { limit: number; after: CourseKey | null },
+  contentBudget = CONTENT_PAGE_CHARS,
+) {
+  const rows = listCoursesForUser(userId, { limit: paging.limit + 1, after: paging.after });
+  const wanted = rows.slice(0, paging.limit);
+  const contents = courseContents(wanted);
+  const records = [];
+  let chars = 0;
+  for (const course of wanted) {
+    const record = courseRecord(course, contents.get(course.id)!);
+    chars += record.content.length;
+    if (records.length > 0 && chars > contentBudget) break;
+    records.push(record);
+  }
+  const page = cutPage(rows, records.length, rows.length > records.length);
+  return { records, nextCursor: page.nextCursor };
 }

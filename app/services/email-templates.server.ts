@@ -164,6 +164,23 @@ ${button(`${appUrl}/forgot`, 'Reset Password')}`,
   };
 }
 
+/** Sent when an API token is made: a token outlives sign-outs, so its owner should know of each. */
+export function apiTokenCreatedEmail(name: string, tokenName: string): RenderedEmail {
+  const { company, appUrl } = brand();
+  const what = `an API token named "${tokenName}" was made for your ${company} account`;
+  return {
+    subject: `A new API token for your ${company} account`,
+    html: layout(
+      'New API token',
+      `<p>Hello ${escapeHtml(name)},</p>
+<p>This is to let you know that ${escapeHtml(what)}. It acts as you on the API until it is revoked on your profile page or your password changes.</p>
+<p>If this was not you, revoke it and change your password now.</p>
+${button(`${appUrl}/profile`, 'Your API tokens')}`,
+    ),
+    text: `Hello ${name},\n\nThis is to let you know that ${what}. It acts as you on the API until it is revoked on your profile page (${appUrl}/profile) or your password changes.\nIf this was not you, revoke it and change your password now.\n`,
+  };
+}
+
 /** A renewal could not be charged: the provider retries; the member can fix the payment method. */
 export function paymentFailedEmail(name: string, method: string): RenderedEmail {
   const { company, appUrl } = brand();

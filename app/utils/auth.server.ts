@@ -2,6 +2,7 @@ import { createCookie, redirect, type AppLoadContext } from '@remix-run/node';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema';
 import { isAdmin, type User } from '~/models/users.server';
+import { userOfApiToken } from '~/models/api-tokens.server';
 import { secureCookies } from './cookies.server';
 import { safeRedirect } from './redirect';
 import { withCookies } from './responses.server';
@@ -127,16 +128,45 @@ export async function requireAdmin(request: Request): Promise<User> {
   return user;
 }
 
-/** For /api routes: a JSON 401/403 instead of a redirect. */
+export const SIGN_IN_MESSAGE = 'Please sign in';
+export const INVALID_TOKEN_MESSAGE =
+  'The API token is not valid (revoked, or ended by a password change)';
+
+/**
+ * The token of `Authorization: Bearer <token>` on an `/api` path (ADR 0035): undefined when the
+ * request has none (or is not for the API), '' when the header is there but malformed.
+ */
+function apiBearerToken(request: RequestLike): string | undefined {
+  const header = request.headers.get('Authorization');
+  if (header === null || !new URL(request.url).pathname.startsWith('/api/')) return undefined;
+  return /^Bearer +([\x21-\x7e]+) *$/i.exec(header)?.[1] ?? '';
+}
+
+/**
+ * For /api routes: the member of the request's API token when it carries one (then the cookie
+ * is not read at all), else of its session cookie; a JSON 401 instead of a redirect. A token that
+ * does not exist is refused, never taken as "signed out".
+ */
 export async function requireApiUser(
   request: RequestLike,
   context?: AppLoadContext,
 ): Promise<User> {
+  const token = apiBearerToken(request);
+  if (token !== undefined) {
+    const user = token ? userOfApiToken(token) : null;
+    if (!user)
+      throw Response.json(
+        { success: false, message: INVALID_TOKEN_MESSAGE },
+        { status: 401, headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } },
+      );
+    return user;
+  }
   const user = await getSessionUser(request, context);
-  if (!user) throw Response.json({ success: false, message: 'Please sign in' }, { status: 401 });
+  if (!user) throw Response.json({ success: false, message: SIGN_IN_MESSAGE }, { status: 401 });
   return user;
 }
 
+/** For admin /api routes: an admin's session or an admin's own API token (403 for a member's). */
 export async function requireApiAdmin(request: Request): Promise<User> {
   const user = await requireApiUser(request);
   if (!isAdmin(user))

@@ -15,6 +15,36 @@ const flag = z
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/**
+ * A comma (or space) separated list of web origins (`https://app.example.com`, a port when not
+ * the scheme's default), each normalized as browsers send it. `*` and `null` are refused: the
+ * list names the pages trusted to call the API with a member's token.
+ */
+const originList = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const origins: string[] = [];
+    for (const entry of value.split(/[\s,]+/).filter(Boolean)) {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = undefined;
+      }
+      const bare = url && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+      if (!url || !/^https?:$/.test(url.protocol) || !bare || url.username || url.password) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${entry}" is not an origin (scheme://host[:port], without a path)`,
+        });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return [...new Set(origins)];
+  });
 const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
 export const envSchema = z.object({
@@ -36,6 +66,8 @@ export const envSchema = z.object({
     .optional(),
 
   SIGNUPS_PER_IP_PER_HOUR: positiveInt(20),
+  /** Origins whose pages may call the /api with an API token (CORS, ADR 0035); none by default. */
+  API_ALLOWED_ORIGINS: originList,
 
   /** Hosts a course export may fetch lesson images from (comma list); the image vendor's. */
   EXPORT_IMAGE_HOSTS: z

@@ -7,7 +7,8 @@ import Database from 'better-sqlite3';
 /**
  * The yardstick of bench/api-throughput.ts: GET /api/courses as a bare `node:http` +
  * better-sqlite3 handler with nothing around it. It checks the same signed cookie, looks up
- * the same session and user, and answers the same JSON bytes, from the same SQLite file.
+ * the same session and user, and answers the same JSON bytes (each course with its content, as
+ * the spec's course record has it), from the same SQLite file.
  * Run as its own process: `DATA_DIR=... PORT=... tsx bench/lib/bare-courses-server.ts`.
  */
 const dataDir = process.env.DATA_DIR!;
@@ -24,6 +25,58 @@ const courseList = sqlite.prepare(
    from courses c left join course_completions cc on cc.course_id = c.id
    where c.user_id = ? order by c.created_at desc, c.id desc limit ?`,
 );
+// The page's content: its topics and lessons in two reads, the ids as one JSON array.
+const pageTopics = sqlite.prepare(
+  `select id, course_id, title from topics
+   where course_id in (select value from json_each(?)) order by course_id, position`,
+);
+const pageLessons = sqlite.prepare(
+  `select topic_id, title, theory, youtube_id, image_url, done from lessons
+   where course_id in (select value from json_each(?)) order by course_id, ordinal`,
+);
+
+interface TopicRow {
+  id: number;
+  course_id: string;
+  title: string;
+}
+interface LessonRow {
+  topic_id: number;
+  title: string;
+  theory: string | null;
+  youtube_id: string | null;
+  image_url: string | null;
+  done: number;
+}
+
+/** Each course's content as the API's JSON text (topics -> subtopics), by course id. */
+function contents(rows: Row[]): Map<string, string> {
+  const ids = JSON.stringify(rows.map((row) => row.id));
+  const byTopic = new Map<number, object[]>();
+  for (const lesson of pageLessons.all(ids) as LessonRow[]) {
+    const list = byTopic.get(lesson.topic_id) ?? [];
+    list.push({
+      title: lesson.title,
+      theory: lesson.theory ?? '',
+      youtube: lesson.youtube_id ?? '',
+      image: lesson.image_url ?? '',
+      done: lesson.done === 1,
+    });
+    byTopic.set(lesson.topic_id, list);
+  }
+  const byCourse = new Map<string, object[]>();
+  for (const topic of pageTopics.all(ids) as TopicRow[]) {
+    const list = byCourse.get(topic.course_id) ?? [];
+    list.push({ title: topic.title, subtopics: byTopic.get(topic.id) ?? [] });
+    byCourse.set(topic.course_id, list);
+  }
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      JSON.stringify({ [row.main_topic.toLowerCase()]: byCourse.get(row.id) ?? [] }),
+    ]),
+  );
+}
 
 interface Row {
   id: string;
@@ -61,9 +114,10 @@ const server = http.createServer((req, res) => {
     res.end('{"success":false,"message":"Please sign in"}');
     return;
   }
-  const rows = courseList.all(user.id, 51) as Row[];
+  const rows = (courseList.all(user.id, 101) as Row[]).slice(0, 100);
+  const content = contents(rows);
   const body = JSON.stringify(
-    rows.slice(0, 50).map((row) => ({
+    rows.map((row) => ({
       _id: row.id,
       user: user.id,
       mainTopic: row.main_topic,
@@ -73,6 +127,7 @@ const server = http.createServer((req, res) => {
       completed: row.completed_at !== null,
       end: row.completed_at !== null ? new Date(row.completed_at).toISOString() : null,
       language: row.language,
+      content: content.get(row.id),
     })),
   );
   res.writeHead(200, { 'Content-Type': 'application/json' });

@@ -52,7 +52,8 @@ async function findMedia({ lesson, course, isFirst }: LessonJobContext): Promise
     };
   }
   const [videoId, photo] = await Promise.all([
-    searchVideo(videoQuery(lesson.title, course.mainTopic)),
+    // A video an API client chose stays: only the card photo is looked for then.
+    lesson.youtubeId ?? searchVideo(videoQuery(lesson.title, course.mainTopic)),
     wantsPhoto ? searchImage(course.mainTopic) : Promise.resolve(undefined),
   ]);
   return { media: { youtubeId: videoId }, photo };

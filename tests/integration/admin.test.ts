@@ -122,7 +122,10 @@ describe('the admin /api routes', () => {
         cookie: admin.cookie,
       }),
     );
-    expect(found).toEqual([expect.objectContaining({ email: owner.user.email, type: 'monthly' })]);
+    // The plan's name, as the spec's clients show it.
+    expect(found).toEqual([
+      expect.objectContaining({ email: owner.user.email, type: 'Monthly Plan' }),
+    ]);
     const paid = await body(get(getPaid.loader, '/api/getpaid', { cookie: admin.cookie }));
     expect(paid.map((row: { email: string }) => row.email)).toContain(owner.user.email);
     expect(paid.every((row: { type: string }) => row.type !== 'free')).toBe(true);

@@ -103,7 +103,13 @@ describe('PayPal checkout', () => {
         { cookie },
       ),
     );
-    expect(again.body).toMatchObject({ success: true, plan: 'monthly' });
+    // PayPal's own subscription object, in PayPal's REST shape.
+    expect(again.body).toMatchObject({
+      id: subscriptionId,
+      status: 'ACTIVE',
+      plan_id: 'P-DEMO-MONTHLY',
+    });
+    expect(again.body.billing_info).toMatchObject({ last_payment: { amount: { value: '8.00' } } });
     expect(receiptsOf(user.id)).toHaveLength(1);
   });
 
@@ -150,7 +156,7 @@ describe('PayPal checkout', () => {
         { cookie },
       ),
     );
-    expect(details.body).toMatchObject({ success: true, plan: 'monthly' });
+    expect(details.body).toMatchObject({ status: 'ACTIVE', plan_id: 'P-DEMO-MONTHLY' });
     expect(planOf(user.id)).toBe('monthly');
     expect(planOf(victim.user.id)).toBe('free');
     const row = db()
@@ -213,7 +219,7 @@ describe('PayPal checkout', () => {
         { cookie },
       ),
     );
-    expect(verified.body).toMatchObject({ success: true, plan: 'monthly' });
+    expect(verified.body).toMatchObject({ id: subscriptionId, status: 'ACTIVE' });
   });
 
   it('cancels at PayPal and keeps the plan until the paid period ends', async () => {

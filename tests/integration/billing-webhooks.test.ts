@@ -178,11 +178,8 @@ describe('Razorpay checkout', () => {
         { cookie },
       ),
     );
-    expect(details.body).toMatchObject({
-      success: true,
-      plan: 'monthly',
-      session: { id, status: 'active' },
-    });
+    // Razorpay's own subscription entity, as the spec's success page reads it.
+    expect(details.body).toMatchObject({ id, entity: 'subscription', status: 'active' });
     expect(planOf(user.id)).toBe('monthly');
     expect(receiptsOf(user.id)).toEqual([
       expect.objectContaining({ amountCents: 800, currency: 'USD' }),

@@ -3,7 +3,12 @@ import * as apiCourses from '~/routes/api/api.courses';
 import * as homePage from '~/routes/member/home';
 import { createCourseWithLessons } from '~/models/courses.server';
 import { createUser } from '~/models/users.server';
-import { CURSOR_MESSAGE, LIMIT_MESSAGE } from '~/services/course-list.server';
+import {
+  CURSOR_MESSAGE,
+  courseRecordPage,
+  decodeCursor,
+  LIMIT_MESSAGE,
+} from '~/services/course-list.server';
 import { createSession } from '~/utils/auth.server';
 
 /**
@@ -103,16 +108,19 @@ describe('GET /api/courses pages', () => {
     expect(all[0]).toMatchObject({ _id: newer[1], user: user.id, mainTopic: 'Newer 1' });
   });
 
-  it('defaults to 50, takes 1 to 100, and answers 400 with a message otherwise', async () => {
+  it('defaults to 100 (a normal member’s every course on one page), takes 1 to 100, and answers 400 with a message otherwise', async () => {
     const { user, cookie } = await member();
-    addCourses(user.id, 52, 'Many');
+    addCourses(user.id, 102, 'Many');
     const byDefault = await list('/api/courses', cookie);
-    expect(byDefault.body).toHaveLength(50);
+    expect(byDefault.body).toHaveLength(100);
     expect(byDefault.headers.get('X-Next-Cursor')).toBeTruthy();
     expect((await list('/api/courses?limit=1', cookie)).body).toHaveLength(1);
-    const hundred = await list('/api/courses?limit=100', cookie);
-    expect(hundred.body).toHaveLength(52);
-    expect(hundred.headers.get('X-Next-Cursor')).toBeNull();
+    const rest = await list(
+      `/api/courses?cursor=${byDefault.headers.get('X-Next-Cursor')}`,
+      cookie,
+    );
+    expect(rest.body).toHaveLength(2);
+    expect(rest.headers.get('X-Next-Cursor')).toBeNull();
 
     for (const limit of ['0', '101', '-1', 'ten', '2.5', '']) {
       const refused = await list(`/api/courses?limit=${limit}`, cookie);
@@ -121,6 +129,18 @@ describe('GET /api/courses pages', () => {
         body: { success: false, message: LIMIT_MESSAGE },
       });
     }
+  });
+
+  it('ends a page early past its content budget, and the next page goes on from there', async () => {
+    const { user } = await member();
+    const ids = addCourses(user.id, 3, 'Long');
+    // A budget smaller than one course: a page still holds one, then ends.
+    const first = courseRecordPage(user.id, { limit: 100, after: null }, 1);
+    expect(first.records.map((record) => record._id)).toEqual([ids[2]]);
+    expect(first.nextCursor).toBeTruthy();
+    const rest = courseRecordPage(user.id, { limit: 100, after: decodeCursor(first.nextCursor!) });
+    expect(rest.records.map((record) => record._id)).toEqual([ids[1], ids[0]]);
+    expect(rest.nextCursor).toBeNull();
   });
 
   it('answers 400 to a cursor it did not make', async () => {

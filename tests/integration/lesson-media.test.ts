@@ -3,9 +3,10 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { lessons } from '../../db/schema';
 import { processLesson } from '../../jobs/lesson/processor';
-import { createCourseWithLessons, courseStatus } from '~/models/courses.server';
+import { createCourseWithLessons, courseStatus, getCourse } from '~/models/courses.server';
 import { getLesson, listLessonsOfCourse } from '~/models/lessons.server';
 import { createUser } from '~/models/users.server';
+import * as apiCourse from '~/routes/api/api.course';
 import * as apiUpdate from '~/routes/api/api.update';
 import { createSession } from '~/utils/auth.server';
 import { db } from '~/utils/db.server';
@@ -153,5 +154,71 @@ describe('a lesson whose theory the client supplies', () => {
     expect(filled.imageUrl).toMatch(/^\/images\/demo\/photo-\d\.png$/);
     expect(filled.imageCredit).toContain('unsplash.com');
     expect(filled).toMatchObject({ theory: '<p>Mine too</p>', mediaState: 'done' });
+  });
+});
+
+describe('a course saved through POST /api/course', () => {
+  /** Saves a course of two written lessons as an API client does; answers its id. */
+  async function saveWritten(type: 'text' | 'video', first: { image?: string; youtube?: string }) {
+    counter += 1;
+    const user = await createUser({
+      email: `photo-${counter}@example.com`,
+      name: 'Photo',
+      password: 'long-enough-password',
+      plan: 'yearly',
+    });
+    const cookie = (await createSession(user.id)).split(';')[0]!;
+    const content = {
+      rust: [
+        {
+          title: 'Basics',
+          subtopics: [
+            { title: 'Ownership', theory: '<p>Own</p>', ...first, done: true },
+            { title: 'Borrowing', theory: '<p>Borrow</p>', done: false },
+          ],
+        },
+      ],
+    };
+    const response = (await apiCourse.action({
+      request: new Request('http://localhost/api/course', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: cookie },
+        body: JSON.stringify({ content: JSON.stringify(content), type, mainTopic: 'Rust' }),
+      }),
+      params: {},
+      context: {},
+    })) as Response;
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { courseId: string }).courseId;
+  }
+
+  it('gets its card photo like one made on /create, though the client wrote every lesson', async () => {
+    // Video and theory: the first lesson's job looks for the photo, and keeps the client's video.
+    const video = await saveWritten('video', { youtube: 'dQw4w9WgXcQ' });
+    expect(getCourse(video)!.photoUrl).toBeNull();
+    const [first, second] = listLessonsOfCourse(video);
+    expect(first).toMatchObject({ state: 'done', mediaState: 'pending' });
+    expect(second).toMatchObject({ state: 'done', mediaState: 'done' });
+    await runJob(first!.id, video);
+    expect(getCourse(video)!.photoUrl).toMatch(/^\/images\/demo\/photo-\d\.png$/);
+    expect(getLesson(first!.id)).toMatchObject({
+      youtubeId: 'dQw4w9WgXcQ',
+      theory: '<p>Own</p>',
+      mediaState: 'done',
+    });
+    expect(courseStatus(video).generating).toBe(false);
+
+    // Theory and image without an image: the job finds the first lesson's, which is the photo.
+    const bare = await saveWritten('text', {});
+    const bareFirst = listLessonsOfCourse(bare)[0]!;
+    await runJob(bareFirst.id, bare);
+    const withImage = getLesson(bareFirst.id)!;
+    expect(withImage.imageUrl).toMatch(/^\/images\/demo\/photo-\d\.png$/);
+    expect(getCourse(bare)!.photoUrl).toBe(withImage.imageUrl);
+
+    // Theory and image with the client's image: that image is the photo at once, no job.
+    const own = await saveWritten('text', { image: CLIENT_IMAGE });
+    expect(getCourse(own)!.photoUrl).toBe(CLIENT_IMAGE);
+    expect(listLessonsOfCourse(own)[0]).toMatchObject({ mediaState: 'done' });
   });
 });

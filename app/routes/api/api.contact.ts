@@ -3,6 +3,7 @@ import { submitContact } from '~/services/contact.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
 import { readBody } from '~/utils/validation.server';
+import { API, apiJson } from '../api-contract.server';
 
 /** POST /api/contact {fname, lname, email, phone, msg} -> {success, message}. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -10,7 +11,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (request.method !== 'POST') return loader();
     const result = await submitContact(await readBody(request), clientIp(context));
     return result.ok
-      ? Response.json({ success: true, message: result.value.message })
+      ? apiJson(API.contact, 200, { success: true, message: result.value.message })
       : failureJson(result);
   });
 }

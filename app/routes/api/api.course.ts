@@ -1,21 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import {
   contentToTopics,
   contentWriteRefusal,
+  courseContent,
   courseRecord,
   parseContent,
 } from '~/services/course-content.server';
 import { getCourseForUser } from '~/models/courses.server';
 import { createCourseFromContent } from '~/services/course-generation.server';
 import { requireApiUser } from '~/utils/auth.server';
-import { REQUIRED_FIELDS_MESSAGE, requireValidBody, requiredText } from '~/utils/validation.server';
+import { requireValidBody } from '~/utils/validation.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-import { courseLanguage } from '~/utils/language.server';
+import { API, apiJson } from '../api-contract.server';
 
 const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
 
-/** GET /api/course?courseId=: one of the caller's courses with its content. */
+/** GET /api/course?courseId=: one of the caller's courses as a course record, with its content. */
 export async function loader({ request }: LoaderFunctionArgs) {
   return guardApi('course.loader', async () => {
     const user = await requireApiUser(request);
@@ -24,27 +24,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       user.id,
     );
     if (!course) return notFound();
-    return Response.json({ success: true, course: courseRecord(course, true) });
+    return apiJson(API.course, 200, {
+      success: true,
+      course: courseRecord(course, courseContent(course)),
+    });
   });
 }
-
-const courseType = z.preprocess(
-  (value) =>
-    typeof value === 'string' && /video/i.test(value)
-      ? 'video'
-      : typeof value === 'string' && /text|theory/i.test(value)
-        ? 'text'
-        : value,
-  z.enum(['text', 'video'], { error: REQUIRED_FIELDS_MESSAGE }),
-);
-
-const createSchema = z.object({
-  user: z.string().optional(),
-  mainTopic: requiredText(120, { label: 'Main topic', singleLine: true }),
-  type: courseType,
-  content: z.unknown(),
-  language: courseLanguage,
-});
 
 /**
  * POST /api/course { content, type, mainTopic }: stores the course as rows for
@@ -53,9 +38,8 @@ const createSchema = z.object({
  */
 export async function action({ request }: ActionFunctionArgs) {
   return guardApi('course.action', async () => {
-    if (request.method !== 'POST') return new Response(null, { status: 405 });
     const user = await requireApiUser(request);
-    const body = await requireValidBody(request, createSchema);
+    const body = await requireValidBody(request, API.createCourse.body);
     if (body.user && body.user !== user.id)
       return Response.json(
         { success: false, message: 'You can only create courses for yourself' },
@@ -72,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
       topics: contentToTopics(topics.value),
     });
     if (!created.ok) return failureJson(created);
-    return Response.json({
+    return apiJson(API.createCourse, 200, {
       success: true,
       message: 'Course created successfully',
       courseId: created.value,

@@ -3,6 +3,7 @@ import { dashboardFigures, listAdmins } from '~/models/admin.server';
 import { getPolicies } from '~/models/policies.server';
 import { requireApiAdmin } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
+import { API, apiJson } from '../api-contract.server';
 
 /** POST /api/dashboard: the API's dashboard response (dollars in `sum` and `total`). */
 export async function action({ request }: ActionFunctionArgs) {
@@ -11,7 +12,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const figures = dashboardFigures();
     const policies = getPolicies();
     const main = listAdmins().find((admin) => admin.role === 'main_admin');
-    return Response.json({
+    return apiJson(API.dashboard, 200, {
       users: figures.users,
       courses: figures.courses,
       sum: figures.recurringCents / 100,

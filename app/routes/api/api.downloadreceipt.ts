@@ -3,6 +3,7 @@ import { emailReceipt } from '~/services/billing.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { hit, tooManyRequests, type RateLimit } from '~/utils/rate-limit.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
+import { API, apiJson } from '../api-contract.server';
 
 const RECEIPT_EMAIL_LIMIT: RateLimit = { name: 'receipt-email', max: 5, windowSeconds: 60 * 60 };
 
@@ -18,6 +19,6 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!limit.allowed) return tooManyRequests(limit);
     const result = await emailReceipt(user);
     if (!result.ok) return failureJson(result);
-    return Response.json({ success: true, message: result.value.message });
+    return apiJson(API.downloadreceipt, 200, { success: true, message: result.value.message });
   });
 }

@@ -1,11 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import { finishCourse } from '~/services/course-completion.server';
 import { requireApiUser } from '~/utils/auth.server';
-import { requiredText, requireValidBody } from '~/utils/validation.server';
+import { requireValidBody } from '~/utils/validation.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-
-const schema = z.object({ courseId: requiredText(100) });
+import { API, apiJson } from '../api-contract.server';
 
 /**
  * POST /api/finish {courseId} -> {success}. Only the course's owner, only when
@@ -14,21 +12,14 @@ const schema = z.object({ courseId: requiredText(100) });
 export async function action({ request }: ActionFunctionArgs) {
   return guardApi('finish', async () => {
     const user = await requireApiUser(request);
-    const { courseId } = await requireValidBody(request, schema);
+    const { courseId } = await requireValidBody(request, API.finish.body);
     const result = await finishCourse(user.id, courseId);
     if (!result.ok) return failureJson(result);
     const { completion } = result.value;
-    return Response.json({
+    return apiJson(API.finish, 200, {
       success: true,
       certificateId: completion.certificateId,
       completedAt: completion.completedAt.toISOString(),
     });
   });
-}
-
-export function loader() {
-  return Response.json(
-    { success: false, message: 'Method not allowed' },
-    { status: 405, headers: { Allow: 'POST' } },
-  );
 }

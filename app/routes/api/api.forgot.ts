@@ -1,7 +1,8 @@
 import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { forgotSchema, requestPasswordReset } from '~/services/accounts.server';
+import { requestPasswordReset } from '~/services/accounts.server';
 import { clientIp } from '~/utils/rate-limit.server';
+import { API, apiJson } from '../api-contract.server';
 
 /**
  * POST /api/forgot {email, name, company, logo} -> {success, message}. Only the
@@ -12,7 +13,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ip = clientIp(context);
   return apiAction(
     request,
-    { name: 'forgot', schema: forgotSchema, run: (input) => requestPasswordReset(input, ip) },
-    (value) => Response.json({ success: true, message: value.message }),
+    {
+      name: 'forgot',
+      schema: API.forgot.body,
+      run: (input) => requestPasswordReset(input, ip),
+    },
+    (value) => apiJson(API.forgot, 200, { success: true, message: value.message }),
   );
 }

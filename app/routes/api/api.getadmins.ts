@@ -4,6 +4,7 @@ import { requireApiAdmin } from '~/utils/auth.server';
 import { pageRequest } from '~/utils/paging.server';
 import { guardApi } from '~/utils/responses.server';
 import { apiUser } from '../admin-api.server';
+import { API, apiJson } from '../api-contract.server';
 
 /** GET /api/getadmins -> {admins, users}: every admin ('no' = removable) and a page of members. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -12,12 +13,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const users = listUsers(
       pageRequest(new URL(request.url), ['email', 'name', 'created'], 'created'),
     );
-    return Response.json({
+    return apiJson(API.getadmins, 200, {
       admins: listAdmins().map((admin) => ({
         _id: admin.id,
         email: admin.email,
         mName: admin.name,
-        type: admin.role === 'main_admin' ? 'main' : 'no',
+        type: admin.role === 'main_admin' ? ('main' as const) : ('no' as const),
       })),
       users: users.rows.map(apiUser),
     });

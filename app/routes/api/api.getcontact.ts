@@ -1,8 +1,9 @@
 import { listContacts } from '~/models/admin.server';
+import { API } from '../api-contract.server';
 import { adminListRoute } from '../admin-api.server';
 
 /** GET /api/getcontact: contact messages, newest first, paged. */
-export const loader = adminListRoute('getcontact', ['email', 'created'], listContacts, (row) => ({
+export const loader = adminListRoute(API.getcontact, ['email', 'created'], listContacts, (row) => ({
   _id: row.id,
   fname: row.firstName,
   lname: row.lastName,

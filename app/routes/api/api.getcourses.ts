@@ -1,16 +1,22 @@
 import { listCourses } from '~/models/admin.server';
+import { courseRecord } from '~/services/course-content.server';
+import { API } from '../api-contract.server';
 import { adminListRoute } from '../admin-api.server';
 
-/** GET /api/getcourses: every member's courses (no content), newest first, paged. */
+/** GET /api/getcourses: every member's courses as course records without content, paged. */
 export const loader = adminListRoute(
-  'getcourses',
+  API.getcourses,
   ['title', 'type', 'created'],
   listCourses,
-  (row) => ({
-    _id: row.id,
-    mainTopic: row.title,
-    type: row.type,
-    user: row.userId,
-    date: row.createdAt.toISOString(),
-  }),
+  (row) =>
+    courseRecord({
+      id: row.id,
+      userId: row.userId,
+      mainTopic: row.title,
+      type: row.type,
+      photoUrl: row.photoUrl,
+      createdAt: row.createdAt,
+      completedAt: row.completedAt,
+      language: row.language,
+    }),
 );

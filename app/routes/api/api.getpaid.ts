@@ -1,9 +1,10 @@
 import { listUsers } from '~/models/admin.server';
+import { API } from '../api-contract.server';
 import { adminListRoute, apiUser } from '../admin-api.server';
 
 /** GET /api/getpaid: members on a paid plan, paged. */
 export const loader = adminListRoute(
-  'getpaid',
+  API.getpaid,
   ['email', 'name', 'type', 'created'],
   (paging) => listUsers(paging, { paidOnly: true }),
   apiUser,

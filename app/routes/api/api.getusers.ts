@@ -1,9 +1,10 @@
 import { listUsers } from '~/models/admin.server';
+import { API } from '../api-contract.server';
 import { adminListRoute, apiUser } from '../admin-api.server';
 
 /** GET /api/getusers: members, newest first, paged. */
 export const loader = adminListRoute(
-  'getusers',
+  API.getusers,
   ['email', 'name', 'type', 'created'],
   (paging) => listUsers(paging),
   apiUser,

@@ -1,39 +1,16 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import { fail } from '~/domain/result';
-import { isCountryCode } from '~/domain/countries';
 import { planFromApi, startCheckout } from '~/services/billing.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { providerReturnBase } from '~/utils/public-url.server';
 import { guardApi } from '~/utils/responses.server';
-import { requiredText } from '~/utils/validation.server';
-
-const schema = z
-  .object({
-    planId: requiredText(64),
-    email: requiredText(254),
-    name: requiredText(100),
-    lastName: requiredText(100),
-    post: z.union([z.string(), z.number()]).transform(String).pipe(requiredText(12)),
-    address: requiredText(300),
-    country: requiredText(2),
-  })
-  .pipe(
-    z.object({
-      planId: z.string(),
-      email: z.email('Please enter a valid email address'),
-      name: z.string(),
-      lastName: z.string(),
-      post: z.string().regex(/^\d{3,10}$/, 'The postal code should contain only digits'),
-      address: z.string(),
-      country: z.string().refine(isCountryCode, 'Please give a two-letter country code'),
-    }),
-  );
+import { API, apiJson } from '../api-contract.server';
+import { payPalCreated } from '../provider-objects.server';
 
 /**
  * POST /api/paypal {planId, email, name, lastName, post, address, country} ->
- * {success, links}: starts a PayPal subscription for the caller; the member
+ * {success, id, status, links}: starts a PayPal subscription for the caller; the member
  * approves it at the `rel: approve` link. Any brand, admin or user sent is ignored.
  */
 export async function action({ request }: ActionFunctionArgs) {
@@ -43,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
       request,
       {
         name: 'paypal',
-        schema,
+        schema: API.paypal.body,
         run: async (input) => {
           const plan = planFromApi(input.planId);
           if (!plan) return fail('Unknown plan', 400);
@@ -62,11 +39,19 @@ export async function action({ request }: ActionFunctionArgs) {
           });
         },
       },
-      ({ approvalUrl }) =>
-        Response.json({
+      (created) => {
+        const paypal = payPalCreated(created.provider, created.subscriptionId);
+        return apiJson(API.paypal, 200, {
           success: true,
-          links: [{ href: approvalUrl, rel: 'approve', method: 'GET' }],
-        }),
+          id: created.subscriptionId,
+          status: paypal.status,
+          // PayPal's own links when it gave them, the approval link at least.
+          links:
+            paypal.links.length > 0
+              ? paypal.links
+              : [{ href: created.approvalUrl, rel: 'approve', method: 'GET' }],
+        });
+      },
     );
   });
 }

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { cancelSubscription, MESSAGES } from '~/services/billing.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
+import { API, apiJson } from '../api-contract.server';
 
 /**
  * POST /api/paypalcancel -> {success, message}: cancels the caller's own
@@ -12,7 +13,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await requireApiUser(request);
     const result = await cancelSubscription(user);
     if (!result.ok) return failureJson(result);
-    return Response.json({
+    return apiJson(API.paypalcancel, 200, {
       success: true,
       message: MESSAGES.cancelled,
       paidUntil: result.value.paidUntil.toISOString(),

@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import { confirmSubscription } from '~/services/billing.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { requiredText } from '~/utils/validation.server';
+import { API, apiJson } from '../api-contract.server';
+import { asPayPalSubscription } from '../provider-objects.server';
 
 /**
- * POST /api/paypaldetails {subscriberId} -> {success, plan, session}: the
- * caller's plan becomes the one PayPal says the subscription is active on. A
- * uid or plan sent along is ignored.
+ * POST /api/paypaldetails {subscriberId} -> PayPal's subscription object (its REST JSON, as
+ * the spec's success page reads it): the caller's plan becomes the one PayPal says the
+ * subscription is active on. A uid or plan sent along is ignored.
  */
 export async function action({ request }: ActionFunctionArgs) {
   return guardApi('paypaldetails', async () => {
@@ -18,11 +18,10 @@ export async function action({ request }: ActionFunctionArgs) {
       request,
       {
         name: 'paypaldetails',
-        schema: z.object({ subscriberId: requiredText(64) }),
+        schema: API.paypaldetails.body,
         run: ({ subscriberId }) => confirmSubscription(user, 'paypal', subscriberId),
       },
-      ({ subscription, provider }) =>
-        Response.json({ success: true, plan: subscription.plan, session: provider.raw }),
+      ({ provider }) => apiJson(API.paypaldetails, 200, asPayPalSubscription(provider.raw)),
     );
   });
 }

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import { fail } from '~/domain/result';
 import { planFromApi, startPlanChange } from '~/services/billing.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { providerReturnBase } from '~/utils/public-url.server';
 import { guardApi } from '~/utils/responses.server';
+import { API, apiJson } from '../api-contract.server';
 
 /**
  * POST /api/paypalupdate {idPlan} -> {success, links}: moves the caller's own
@@ -19,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
       request,
       {
         name: 'paypalupdate',
-        schema: z.object({ idPlan: z.string().max(64).optional() }),
+        schema: API.paypalupdate.body,
         run: ({ idPlan }) => {
           const plan = idPlan ? planFromApi(idPlan) : undefined;
           if (plan === null) return Promise.resolve(fail('Unknown plan', 400));
@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
         },
       },
       ({ approvalUrl }) =>
-        Response.json({
+        apiJson(API.paypalupdate, 200, {
           success: true,
           links: [{ href: approvalUrl, rel: 'approve', method: 'GET' }],
         }),

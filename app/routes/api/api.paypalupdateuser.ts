@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
+import { memberType } from '~/domain/plans';
 import { confirmPlanChange } from '~/services/billing.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { requiredText } from '~/utils/validation.server';
+import { API, apiJson } from '../api-contract.server';
 
 /**
  * POST /api/paypalupdateuser {id} -> {success, plan}: after the plan change
- * was approved, the caller's plan becomes what PayPal now says. The mName,
- * email, user and plan an old client sends are ignored.
+ * was approved, the caller's plan becomes what PayPal now says (its name, as the spec's
+ * `type`). The mName, email, user and plan an old client sends are ignored.
  */
 export async function action({ request }: ActionFunctionArgs) {
   return guardApi('paypalupdateuser', async () => {
@@ -18,10 +18,14 @@ export async function action({ request }: ActionFunctionArgs) {
       request,
       {
         name: 'paypalupdateuser',
-        schema: z.object({ id: requiredText(64) }),
+        schema: API.paypalupdateuser.body,
         run: ({ id }) => confirmPlanChange(user, id),
       },
-      ({ subscription }) => Response.json({ success: true, plan: subscription.plan }),
+      ({ subscription }) =>
+        apiJson(API.paypalupdateuser, 200, {
+          success: true,
+          plan: memberType(subscription.plan),
+        }),
     );
   });
 }

@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import { confirmSubscription } from '~/services/billing.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { requiredText } from '~/utils/validation.server';
+import { API, apiJson } from '../api-contract.server';
+import { asRazorpaySubscription } from '../provider-objects.server';
 
 /**
- * POST /api/razorapydetails {subscriberId} -> {success, plan, session}: the
- * caller's plan becomes the one Razorpay says the subscription is active on.
- * A uid or plan sent along is ignored. (The path keeps the API's spelling.)
+ * POST /api/razorapydetails {subscriberId} -> Razorpay's subscription entity: the caller's
+ * plan becomes the one Razorpay says the subscription is active on. A uid or plan sent along
+ * is ignored. (The path keeps the spec's spelling.)
  */
 export async function action({ request }: ActionFunctionArgs) {
   return guardApi('razorapydetails', async () => {
@@ -18,11 +18,10 @@ export async function action({ request }: ActionFunctionArgs) {
       request,
       {
         name: 'razorapydetails',
-        schema: z.object({ subscriberId: requiredText(64) }),
+        schema: API.razorapydetails.body,
         run: ({ subscriberId }) => confirmSubscription(user, 'razorpay', subscriberId),
       },
-      ({ subscription, provider }) =>
-        Response.json({ success: true, plan: subscription.plan, session: provider.raw }),
+      ({ provider }) => apiJson(API.razorapydetails, 200, asRazorpaySubscription(provider.raw)),
     );
   });
 }

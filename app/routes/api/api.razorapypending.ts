@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import { fail, ok } from '~/domain/result';
 import { confirmSubscription } from '~/services/billing.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { requiredText } from '~/utils/validation.server';
+import { API, apiJson } from '../api-contract.server';
 
 /**
  * POST /api/razorapypending {sub} -> {status}: 'active' (the caller is now
@@ -18,7 +17,7 @@ export async function action({ request }: ActionFunctionArgs) {
       request,
       {
         name: 'razorapypending',
-        schema: z.object({ sub: requiredText(64) }),
+        schema: API.razorapypending.body,
         run: async ({ sub }) => {
           const result = await confirmSubscription(user, 'razorpay', sub);
           if (result.ok) return ok('active');
@@ -27,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
           return fail(result.message, result.status);
         },
       },
-      (status) => Response.json({ success: true, status }),
+      (status) => apiJson(API.razorapypending, 200, { success: true, status }),
     );
   });
 }

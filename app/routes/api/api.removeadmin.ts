@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import { removeAdmin } from '~/services/admin.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiAdmin } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { requiredText } from '~/utils/validation.server';
+import { API, apiJson } from '../api-contract.server';
 
 /** POST /api/removeadmin {email} -> {success, message}. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -14,10 +13,10 @@ export async function action({ request }: ActionFunctionArgs) {
       request,
       {
         name: 'removeadmin',
-        schema: z.object({ email: requiredText(254) }),
+        schema: API.removeadmin.body,
         run: async ({ email }) => removeAdmin(actor, email),
       },
-      ({ message }) => Response.json({ success: true, message }),
+      ({ message }) => apiJson(API.removeadmin, 200, { success: true, message }),
     );
   });
 }

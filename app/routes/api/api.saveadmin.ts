@@ -1,16 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
-import { POLICY_KEYS } from '../../../db/schema';
 import { savePolicyText } from '~/services/admin.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiAdmin } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { REQUIRED_FIELDS_MESSAGE } from '~/utils/validation.server';
-
-const schema = z.object({
-  data: z.string({ error: REQUIRED_FIELDS_MESSAGE }).min(1, REQUIRED_FIELDS_MESSAGE).max(200_000),
-  type: z.enum(POLICY_KEYS, { error: 'Unknown policy' }),
-});
+import { API, apiJson } from '../api-contract.server';
 
 /** POST /api/saveadmin {data, type} -> {success, message}: the policy HTML, sanitized on the way in. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -20,10 +13,10 @@ export async function action({ request }: ActionFunctionArgs) {
       request,
       {
         name: 'saveadmin',
-        schema,
+        schema: API.saveadmin.body,
         run: async ({ data, type }) => savePolicyText(actor, type, data),
       },
-      ({ message }) => Response.json({ success: true, message }),
+      ({ message }) => apiJson(API.saveadmin, 200, { success: true, message }),
     );
   });
 }

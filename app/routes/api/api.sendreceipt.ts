@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { emailLatestReceiptOnce } from '~/services/billing.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
+import { API, apiJson } from '../api-contract.server';
 
 /**
  * POST /api/sendreceipt -> {success, message}: the receipt of the caller's
@@ -13,6 +14,6 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await requireApiUser(request);
     const result = await emailLatestReceiptOnce(user);
     if (!result.ok) return failureJson(result);
-    return Response.json({ success: true, message: result.value.message });
+    return apiJson(API.sendreceipt, 200, { success: true, message: result.value.message });
   });
 }

@@ -1,13 +1,15 @@
 import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
+import { memberType } from '~/domain/plans';
 import type { User } from '~/models/users.server';
-import { signIn, signInSchema } from '~/services/accounts.server';
+import { signIn } from '~/services/accounts.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { withCookies } from '~/utils/responses.server';
+import { API, apiJson } from '../api-contract.server';
 
-/** The API's userData (its own field names); never the password hash. */
+/** The spec's userData: its field names, the plan as its `type`; never the password hash. */
 function toUserData(user: User) {
-  return { email: user.email, mName: user.name, _id: user.id, type: user.plan };
+  return { email: user.email, mName: user.name, _id: user.id, type: memberType(user.plan) };
 }
 
 /** POST /api/signin {email, password} -> {success, message, userData}; sets the session cookie. */
@@ -17,11 +19,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     request,
     {
       name: 'signin',
-      schema: signInSchema,
+      schema: API.signin.body,
       run: (input) => signIn(input, ip, request.headers.get('Cookie')),
     },
     (value) =>
-      Response.json(
+      apiJson(
+        API.signin,
+        200,
         { success: true, message: value.message, userData: toUserData(value.user) },
         { headers: withCookies(value.cookie, value.deviceCookie) },
       ),

@@ -1,8 +1,9 @@
 import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { signUp, signUpSchema } from '~/services/accounts.server';
+import { signUp } from '~/services/accounts.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { withCookies } from '~/utils/responses.server';
+import { API, apiJson } from '../api-contract.server';
 
 /** POST /api/signup {email, mName, password, type} -> {success, message, userId}; also signs in. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -11,11 +12,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     request,
     {
       name: 'signup',
-      schema: signUpSchema,
+      schema: API.signup.body,
       run: (input) => signUp(input, ip, request.headers.get('Cookie')),
     },
     (value) =>
-      Response.json(
+      apiJson(
+        API.signup,
+        200,
         { success: true, message: value.message, userId: value.user.id },
         { headers: withCookies(value.cookie, value.deviceCookie) },
       ),

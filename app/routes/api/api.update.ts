@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import {
   applyContentUpdate,
   CONTENT_MESSAGE,
@@ -8,17 +7,15 @@ import {
 } from '~/services/course-content.server';
 import { getCourseForUser } from '~/models/courses.server';
 import { requireApiUser } from '~/utils/auth.server';
-import { badRequest, requireValidBody, requiredText } from '~/utils/validation.server';
+import { badRequest, requireValidBody } from '~/utils/validation.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-
-const updateSchema = z.object({ courseId: requiredText(64), content: z.unknown() });
+import { API, apiJson } from '../api-contract.server';
 
 /** POST /api/update { content, courseId }: done marks (and any content given), lesson by lesson. */
 export async function action({ request }: ActionFunctionArgs) {
   return guardApi('update', async () => {
-    if (request.method !== 'POST') return new Response(null, { status: 405 });
     const user = await requireApiUser(request);
-    const body = await requireValidBody(request, updateSchema);
+    const body = await requireValidBody(request, API.update.body);
     const course = getCourseForUser(body.courseId, user.id);
     if (!course) return Response.json({ success: false, message: 'Not Found' }, { status: 404 });
     const refused = await contentWriteRefusal(user.id);
@@ -26,6 +23,6 @@ export async function action({ request }: ActionFunctionArgs) {
     const topics = await parseContent(body.content);
     if (!topics.ok) return failureJson(topics);
     if (!(await applyContentUpdate(course.id, topics.value))) return badRequest(CONTENT_MESSAGE);
-    return Response.json({ success: true, message: 'Course updated successfully' });
+    return apiJson(API.update, 200, { success: true, message: 'Course updated successfully' });
   });
 }

@@ -7,8 +7,17 @@ import type {
 } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
+import { ApiTokens, type TokenResult } from '~/components/api-tokens';
 import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
 import { profileSchema, updateProfile } from '~/services/accounts.server';
+import {
+  createApiToken,
+  createTokenSchema,
+  listApiTokens,
+  MAX_API_TOKENS,
+  revokeApiToken,
+  revokeTokenSchema,
+} from '~/services/api-tokens.server';
 import authStyles from '~/styles/auth.css?url';
 import { pendingEmailChange } from '~/models/email-changes.server';
 import { requireUser } from '~/utils/auth.server';
@@ -20,11 +29,54 @@ export const meta: MetaFunction = () => [{ title: 'Profile | CourseGen' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { name: user.name, email: user.email, pendingEmail: pendingEmailChange(user.id) ?? null };
+  return {
+    name: user.name,
+    email: user.email,
+    pendingEmail: pendingEmailChange(user.id) ?? null,
+    tokens: listApiTokens(user.id).map((token) => ({
+      id: token.id,
+      name: token.name,
+      createdAt: token.createdAt.toISOString(),
+      lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+    })),
+    maxTokens: MAX_API_TOKENS,
+  };
+}
+
+/** Which of the page's forms was sent: the profile's (no intent) or an API token's. */
+async function intentOf(request: Request): Promise<string> {
+  const body = await request
+    .clone()
+    .formData()
+    .catch(() => null);
+  const intent = body?.get('intent');
+  return typeof intent === 'string' ? intent : 'profile';
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
+  const intent = await intentOf(request);
+  if (intent === 'create-token')
+    return formAction(
+      request,
+      {
+        name: 'api-token.create',
+        schema: createTokenSchema,
+        run: (input) => createApiToken(user, input),
+      },
+      // The token travels in this one answer only: it is stored hashed.
+      ({ token, message }) => ({ success: true, message, intent, token }) satisfies TokenResult,
+    );
+  if (intent === 'revoke-token')
+    return formAction(
+      request,
+      {
+        name: 'api-token.revoke',
+        schema: revokeTokenSchema,
+        run: async (input) => revokeApiToken(user, input),
+      },
+      ({ message }) => formResult(200, message, true),
+    );
   const ip = clientIp(context);
   return formAction(
     request,
@@ -41,9 +93,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Profile() {
-  const { name, email, pendingEmail } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
-  const busy = useNavigation().state === 'submitting';
+  const { name, email, pendingEmail, tokens, maxTokens } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const tokenResult = actionData && 'intent' in actionData ? actionData : undefined;
+  const result = tokenResult ? undefined : actionData;
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && !navigation.formData?.get('intent');
   const form = useRef<HTMLFormElement>(null);
 
   // After a save the fields show the stored values again (a new email only once confirmed) and
@@ -53,7 +108,7 @@ export default function Profile() {
   }, [result]);
 
   return (
-    <section className="auth-page">
+    <section className="auth-page profile-page">
       <div className="auth-card card">
         <h1>Profile</h1>
         <p className="lead">Change your name, email or password.</p>
@@ -113,6 +168,7 @@ export default function Profile() {
           </Link>
         </div>
       </div>
+      <ApiTokens tokens={tokens} max={maxTokens} result={tokenResult} />
     </section>
   );
 }

@@ -26,7 +26,10 @@ export interface ProviderSubscription {
   startedAt: Date | null;
   nextBillingAt: Date | null;
   lastPayment: ProviderPayment | null;
-  /** The provider's own object, for the API's `session` field and the audit trail. */
+  /**
+   * The provider's own object as its REST API gives it (PayPal's snake_case JSON, Razorpay's
+   * subscription entity): what the API answers as "the provider subscription object".
+   */
   raw: unknown;
 }
 
@@ -45,7 +48,7 @@ export interface BillingProvider {
     /** Our own subscription row id, kept by the provider (PayPal's custom_id). */
     reference: string;
     urls: ReturnUrls;
-  }): Promise<{ id: string; approvalUrl: string }>;
+  }): Promise<{ id: string; approvalUrl: string; raw: unknown }>;
   fetchSubscription(id: string): Promise<ProviderSubscription>;
   cancelSubscription(id: string, reason: string): Promise<void>;
   changePlan(id: string, plan: PaidPlanId, urls: ReturnUrls): Promise<{ approvalUrl: string }>;

@@ -74,7 +74,21 @@ const STATUS: Record<string, ProviderStatus> = {
 
 const date = (value: string | undefined) => (value ? new Date(value) : null);
 
-function normalise(subscription: Subscription): ProviderSubscription {
+/**
+ * The subscription exactly as PayPal's REST API wrote it (snake_case: `start_time`,
+ * `billing_info`, `subscriber`): the SDK keeps the raw body beside its camelCase model, and this
+ * is what the API's clients read as "the provider subscription object".
+ */
+function restJson(body: unknown, fallback: Subscription): unknown {
+  if (typeof body !== 'string') return fallback;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return fallback;
+  }
+}
+
+function normalise(subscription: Subscription, rawBody?: unknown): ProviderSubscription {
   const planIds = paypalPlanIds();
   const plan =
     (Object.keys(planIds) as PaidPlanId[]).find((id) => planIds[id] === subscription.planId) ??
@@ -96,7 +110,7 @@ function normalise(subscription: Subscription): ProviderSubscription {
             paidAt: new Date(last.time),
           }
         : null,
-    raw: subscription,
+    raw: restJson(rawBody, subscription),
   };
 }
 
@@ -138,7 +152,7 @@ export const paypal: BillingProvider = {
   },
 
   async createSubscription({ plan, customer, reference, urls }) {
-    const { result } = await call('create', () =>
+    const { result, body } = await call('create', () =>
       subscriptions().createSubscription({
         prefer: 'return=representation',
         // PayPal's idempotency key: a retried create never makes a second subscription.
@@ -168,12 +182,16 @@ export const paypal: BillingProvider = {
       }),
     );
     if (!result.id) throw new ProviderError('PayPal gave no subscription id');
-    return { id: result.id, approvalUrl: approveLink(result.links) };
+    return {
+      id: result.id,
+      approvalUrl: approveLink(result.links),
+      raw: restJson(body, result),
+    };
   },
 
   async fetchSubscription(id) {
-    const { result } = await call('get', () => subscriptions().getSubscription({ id }));
-    return normalise(result);
+    const { result, body } = await call('get', () => subscriptions().getSubscription({ id }));
+    return normalise(result, body);
   },
 
   async cancelSubscription(id, reason) {

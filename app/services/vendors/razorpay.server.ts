@@ -153,7 +153,7 @@ export const razorpayProvider: BillingProvider = {
     const approvalUrl = env().mocked.razorpay
       ? new URL(new URL(created.short_url).pathname, urls.returnUrl).href
       : created.short_url;
-    return { id: created.id, approvalUrl };
+    return { id: created.id, approvalUrl, raw: { ...created, short_url: approvalUrl } };
   },
 
   async fetchSubscription(id) {

@@ -1,0 +1,41 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+// Swagger UI from npm, bundled as assets of this build: the page works offline, from 'self'.
+import swaggerBundle from 'swagger-ui-dist/swagger-ui-bundle.js?url';
+import swaggerCss from 'swagger-ui-dist/swagger-ui.css?url';
+import { env } from '~/utils/env.server';
+import { escapeHtml } from '~/utils/escape';
+
+/**
+ * GET /api/docs: the OpenAPI document to read and try (Swagger UI). Its two scripts carry the
+ * request's CSP nonce, so the page runs under the site's policy unchanged: no inline script
+ * without it, no eval, nothing from another origin (no validator badge, no fonts).
+ */
+export function loader({ context }: LoaderFunctionArgs) {
+  const nonce = escapeHtml(context.cspNonce ?? '');
+  const title = `${env().COMPANY_NAME} API`;
+  const settings = JSON.stringify({
+    url: '/api/openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    validatorUrl: null,
+    persistAuthorization: false,
+    tryItOutEnabled: false,
+  });
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${escapeHtml(swaggerCss)}">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script nonce="${nonce}" src="${escapeHtml(swaggerBundle)}"></script>
+<script nonce="${nonce}">window.ui = SwaggerUIBundle(${settings});</script>
+</body>
+</html>`;
+  return new Response(html, {
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' },
+  });
+}
