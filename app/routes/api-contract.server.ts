@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { COURSE_TYPES, PAYMENT_PROVIDERS, POLICY_KEYS } from '../../db/schema';
+import {
+  COURSE_TYPES,
+  GENERATION_STATES,
+  MATERIAL_KINDS,
+  PAYMENT_PROVIDERS,
+  POLICY_KEYS,
+} from '../../db/schema';
 import { MEMBER_TYPES } from '~/domain/plans';
 import { isCountryCode } from '~/domain/countries';
 import {
@@ -10,6 +16,7 @@ import {
   signUpSchema,
 } from '~/services/accounts.server';
 import { contactSchema } from '~/services/contact.server';
+import { editedOutlineSchema, rewriteInstruction } from '~/services/outline-authoring.server';
 import { courseLanguage } from '~/utils/language.server';
 import { REQUIRED_FIELDS_MESSAGE, requiredText } from '~/utils/validation.server';
 
@@ -83,6 +90,49 @@ export const CourseRecord = z
 const AdminCourseRow = z
   .object(courseFields)
   .describe('A course record without its content (admins list every member’s courses)');
+
+/** An outline before its course is made, as /topics shows it (`outlineStatus`, ADR 0032). */
+export const OutlineSchema = z
+  .object({
+    id: z.string(),
+    state: z
+      .enum(GENERATION_STATES)
+      .describe("'done' once written; 'queued' again while a rewrite is under way"),
+    attempts: z.number().int().describe('Failed tries so far'),
+    mainTopic: z.string(),
+    courseType: z.enum(COURSE_TYPES),
+    topics: z
+      .array(
+        z.object({
+          title: z.string(),
+          subtopics: z.array(z.object({ title: z.string() })),
+        }),
+      )
+      .nullable()
+      .describe('The topics and their lessons; null until written'),
+    courseId: z.string().nullable().describe('The course made from it; null until then'),
+    unusable: z
+      .boolean()
+      .describe("The AI's answers kept being unusable: change the title or give up"),
+    language: z.string().describe('The language code it is written in'),
+    revision: z.number().int().describe("The member's saved edits so far"),
+    rewriting: z
+      .string()
+      .nullable()
+      .describe('The instruction of the rewrite under way; null otherwise'),
+    material: z
+      .object({
+        id: z.string(),
+        name: z.string(),
+        kind: z.enum(MATERIAL_KINDS),
+        pageCount: z.number().int().nullable(),
+        charCount: z.number().int(),
+      })
+      .nullable()
+      .describe("The member's own material it is written from, if any"),
+    version: z.string().describe('Changes whenever anything above does'),
+  })
+  .describe('An outline, before the course is made from it');
 
 const PayPalLink = z.object({ href: z.url(), rel: z.string(), method: z.string() });
 
@@ -189,6 +239,10 @@ const pagingQuery = z.object({
   q: z.string().optional(),
   sort: z.string().optional(),
   dir: z.enum(['asc', 'desc']).optional(),
+});
+
+const outlineParams = z.object({
+  outlineId: z.string().describe('The id in its /topics/{outlineId} address'),
 });
 
 const ignored = (what: string) => z.unknown().optional().describe(`Accepted and ignored: ${what}`);
@@ -446,6 +500,51 @@ export const API = {
           url: z
             .array(z.object({ text: z.string(), offset: z.number(), duration: z.number() }))
             .describe('The list of caption items, each with its text'),
+        }),
+      ),
+    },
+  }),
+  outline: operation({
+    method: 'GET',
+    path: '/api/outline/{outlineId}',
+    file: 'api.outline.$outlineId.ts',
+    summary: 'One of the caller’s outlines',
+    description:
+      'The outline made on /create, as its page shows it: poll until `state` is `done`. Another member’s outline is a 404.',
+    tag: 'Courses',
+    audience: 'member',
+    params: outlineParams,
+    responses: { 200: json('The outline', z.object({ success, outline: OutlineSchema })) },
+  }),
+  editOutline: operation({
+    method: 'POST',
+    path: '/api/outline/{outlineId}',
+    file: 'api.outline.$outlineId.ts',
+    summary: 'Edit, rewrite or generate from an outline',
+    description:
+      'Does what the /topics page does, in this order: saves `topics` (held to the plan’s limits: 403 beyond them, 400 for anything else wrong), asks for a rewrite with `instruction` (one call of the AI allowance: 429 once it is spent), and makes the course from the outline as it then stands (`generate: true`, answering `courseId`). An outline not written yet, being rewritten or already made into a course does not change (409). Another member’s outline is a 404.',
+    tag: 'Courses',
+    audience: 'member',
+    params: outlineParams,
+    body: z
+      .object({
+        topics: editedOutlineSchema
+          .optional()
+          .describe('The edited outline: [{ title, subtopics: [{ title }] }]'),
+        instruction: rewriteInstruction.optional().describe('How to rewrite it, in one line'),
+        generate: z.boolean().optional().describe('Make the course from it'),
+      })
+      .refine(
+        (body) => body.topics !== undefined || body.instruction !== undefined || body.generate,
+        'Send topics, an instruction or generate: true',
+      ),
+    responses: {
+      200: json(
+        'Done: the outline as it now stands',
+        z.object({
+          success,
+          outline: OutlineSchema,
+          courseId: z.string().optional().describe('The course made, when `generate` was sent'),
         }),
       ),
     },

@@ -403,6 +403,72 @@ describe("the spec's /api table, in order, with API tokens", () => {
     expect(Array.isArray(transcript.body.url)).toBe(true);
     expect(transcript.body.url[0]).toMatchObject({ text: expect.any(String) });
 
+    // GET and POST /api/outline/{outlineId} (ADR 0032; not rows of the spec's table, so driven
+    // here, between the outline and the course): another member's outline, made on /create,
+    // read until written, edited within the free plan and made into a course.
+    const author = await signUpMember('author');
+    const outlineMade = await fetch(`${app.baseURL}/create`, {
+      method: 'POST',
+      headers: { Cookie: author.cookie, Origin: app.baseURL },
+      body: new URLSearchParams({
+        topic: 'Photosynthesis',
+        subtopic: 'Light Reactions',
+        topicCount: '5',
+        type: 'text',
+      }),
+      redirect: 'manual',
+    });
+    expect(outlineMade.status).toBe(302);
+    const outlineId = outlineMade.headers.get('Location')!.split('/topics/')[1]!;
+    let outlineRead = await row('GET', `/api/outline/${outlineId}`, { token: author.token });
+    for (let tries = 0; outlineRead.body.outline.state !== 'done' && tries < 300; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      outlineRead = await row('GET', `/api/outline/${outlineId}`, { token: author.token });
+    }
+    expect(outlineRead.body).toEqual({
+      success: true,
+      outline: expect.objectContaining({
+        id: outlineId,
+        state: 'done',
+        mainTopic: 'Photosynthesis',
+        courseType: 'text',
+        topics: expect.arrayContaining([
+          { title: expect.any(String), subtopics: expect.any(Array) },
+        ]),
+        courseId: null,
+        revision: 0,
+        rewriting: null,
+        material: null,
+      }),
+    });
+    expect((await api('GET', `/api/outline/${outlineId}`, { token })).status).toBe(404);
+    const shaped = [{ title: 'Light', subtopics: [{ title: 'Chlorophyll' }, { title: 'Water' }] }];
+    const edited = await row('POST', `/api/outline/${outlineId}`, {
+      token: author.token,
+      body: { topics: shaped },
+    });
+    expect(edited.body).toEqual({
+      success: true,
+      outline: expect.objectContaining({ topics: shaped, revision: 1, courseId: null }),
+    });
+    const generatedCourse = await row('POST', `/api/outline/${outlineId}`, {
+      token: author.token,
+      body: { generate: true },
+    });
+    expect(generatedCourse.body).toEqual({
+      success: true,
+      outline: expect.objectContaining({ courseId: generatedCourse.body.courseId }),
+      courseId: expect.any(String),
+    });
+    const late = await api('POST', `/api/outline/${outlineId}`, {
+      token: author.token,
+      body: { topics: shaped },
+    });
+    expect(late).toMatchObject({
+      status: 409,
+      body: { success: false, message: expect.any(String) },
+    });
+
     // POST /api/course: the client's content (JSON text), every lesson written.
     for (const topic of outlineTopics)
       for (const subtopic of topic.subtopics) subtopic.theory = `<p>${String(subtopic.title)}</p>`;

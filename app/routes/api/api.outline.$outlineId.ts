@@ -1,16 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { z } from 'zod';
 import { getOutlineForUser, outlineStatus } from '~/models/outlines.server';
 import { startCourse } from '~/services/course-generation.server';
-import {
-  editedOutlineSchema,
-  rewriteInstruction,
-  rewriteOutlineOf,
-  saveOutlineOf,
-} from '~/services/outline-authoring.server';
+import { rewriteOutlineOf, saveOutlineOf } from '~/services/outline-authoring.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
 import { requireValidBody } from '~/utils/validation.server';
+import { API, apiJson } from '../api-contract.server';
 
 /**
  * The outline of /topics for API clients (ADR 0032). GET answers it as the page shows it;
@@ -27,20 +22,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const user = await requireApiUser(request);
     const outline = getOutlineForUser(params.outlineId ?? '', user.id);
     if (!outline) return notFound();
-    return Response.json({ success: true, outline: outlineStatus(outline) });
+    return apiJson(API.outline, 200, { success: true, outline: outlineStatus(outline) });
   });
 }
-
-const changeSchema = z
-  .object({
-    topics: editedOutlineSchema.optional(),
-    instruction: rewriteInstruction.optional(),
-    generate: z.boolean().optional(),
-  })
-  .refine(
-    (body) => body.topics !== undefined || body.instruction !== undefined || body.generate,
-    'Send topics, an instruction or generate: true',
-  );
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return guardApi('outline.action', async () => {
@@ -48,7 +32,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const user = await requireApiUser(request);
     const outlineId = params.outlineId ?? '';
     if (!getOutlineForUser(outlineId, user.id)) return notFound();
-    const body = await requireValidBody(request, changeSchema);
+    const body = await requireValidBody(request, API.editOutline.body);
     if (body.topics) {
       const saved = saveOutlineOf(user, outlineId, body.topics);
       if (!saved.ok) return failureJson(saved);
@@ -64,6 +48,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       courseId = started.value;
     }
     const outline = outlineStatus(getOutlineForUser(outlineId, user.id)!);
-    return Response.json({ success: true, outline, ...(courseId ? { courseId } : {}) });
+    return apiJson(API.editOutline, 200, {
+      success: true,
+      outline,
+      ...(courseId ? { courseId } : {}),
+    });
   });
 }
