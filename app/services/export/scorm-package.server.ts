@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import yazl from 'yazl';
 import type { QuizKind, QuizQuestion } from '../../../db/schema';
 import { BUNDLED_FONTS, fontsDir, scriptFamilyOf } from '~/utils/fonts.server';
 import { projectPath } from '~/utils/project-files.server';
@@ -236,6 +235,8 @@ const STORED = /\.(png|jpe?g|ttf)$/i;
  * files, so a course's tens of megabytes of photos never hold this web process for long.
  */
 export async function zipScormPackage(files: Map<string, Uint8Array>): Promise<Buffer> {
+  // Loaded with the first package: a process that makes none never holds it.
+  const { default: yazl } = await import('yazl');
   const zip = new yazl.ZipFile();
   const chunks: Buffer[] = [];
   const written = new Promise<Buffer>((resolve, reject) => {

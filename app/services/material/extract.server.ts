@@ -1,6 +1,5 @@
 import { unzipSync, zipSync } from 'fflate';
 import { Parser } from 'htmlparser2';
-import mammoth from 'mammoth';
 import { Lexer, type Token } from 'marked';
 import { getDocumentProxy } from 'unpdf';
 import type { MaterialKind, MaterialSection } from '../../../db/schema';
@@ -303,6 +302,8 @@ async function extractDocx(
   try {
     // mammoth reads a stored (uncompressed) copy of what was unpacked within the limits above.
     const stored = zipSync(unpacked.value, { level: 0 });
+    // Loaded with the first DOCX (the web process imports this module for its file checks).
+    const { default: mammoth } = await import('mammoth');
     const result = await mammoth.convertToHtml(
       { buffer: Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength) },
       { convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },

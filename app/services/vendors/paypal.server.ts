@@ -1,12 +1,4 @@
-import {
-  ApiError,
-  ApplicationContextUserAction,
-  Client,
-  Environment,
-  ExperienceContextShippingPreference,
-  SubscriptionsController,
-  type Subscription,
-} from '@paypal/paypal-server-sdk';
+import type { Subscription, SubscriptionsController } from '@paypal/paypal-server-sdk';
 import {
   DEMO_PAYPAL_PLANS,
   DEMO_PAYPAL_WEBHOOK_ID,
@@ -39,11 +31,20 @@ export function paypalPlanIds(): Partial<Record<PaidPlanId, string>> {
   return { monthly: PAYPAL_MONTHLY_PLAN_ID, yearly: PAYPAL_YEARLY_PLAN_ID };
 }
 
+/**
+ * The SDK (tens of megabytes of code with its HTTP stack), loaded with the first PayPal call: a
+ * process that never talks to PayPal never holds it.
+ */
+type PayPalSdk = typeof import('@paypal/paypal-server-sdk');
+let loadedSdk: PayPalSdk | undefined;
 let controller: SubscriptionsController | undefined;
 let controllerKey = '';
 
-function subscriptions(): SubscriptionsController {
+/** The SDK and its subscriptions controller for this configuration. */
+async function paypalApi(): Promise<{ sdk: PayPalSdk; subscriptions: SubscriptionsController }> {
   const { PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_ENVIRONMENT, mocked } = env();
+  loadedSdk ??= await import('@paypal/paypal-server-sdk');
+  const { Client, Environment, SubscriptionsController } = loadedSdk;
   const key = `${PAYPAL_CLIENT_ID}|${PAYPAL_ENVIRONMENT}|${mocked.paypal}`;
   if (!controller || key !== controllerKey) {
     const client = new Client({
@@ -60,7 +61,7 @@ function subscriptions(): SubscriptionsController {
     controller = new SubscriptionsController(client);
     controllerKey = key;
   }
-  return controller;
+  return { sdk: loadedSdk, subscriptions: controller };
 }
 
 const STATUS: Record<string, ProviderStatus> = {
@@ -119,7 +120,7 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ApiError)
+    if (loadedSdk && error instanceof loadedSdk.ApiError)
       throw new ProviderError(`PayPal ${what} failed with ${error.statusCode}`, error.statusCode);
     throw new ProviderError(
       `PayPal ${what} failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -152,8 +153,9 @@ export const paypal: BillingProvider = {
   },
 
   async createSubscription({ plan, customer, reference, urls }) {
-    const { result, body } = await call('create', () =>
-      subscriptions().createSubscription({
+    const { result, body } = await call('create', async () => {
+      const { sdk, subscriptions } = await paypalApi();
+      return subscriptions.createSubscription({
         prefer: 'return=representation',
         // PayPal's idempotency key: a retried create never makes a second subscription.
         paypalRequestId: reference,
@@ -173,14 +175,14 @@ export const paypal: BillingProvider = {
           },
           applicationContext: {
             brandName: env().COMPANY_NAME,
-            shippingPreference: ExperienceContextShippingPreference.NoShipping,
-            userAction: ApplicationContextUserAction.SubscribeNow,
+            shippingPreference: sdk.ExperienceContextShippingPreference.NoShipping,
+            userAction: sdk.ApplicationContextUserAction.SubscribeNow,
             returnUrl: urls.returnUrl,
             cancelUrl: urls.cancelUrl,
           },
         },
-      }),
-    );
+      });
+    });
     if (!result.id) throw new ProviderError('PayPal gave no subscription id');
     return {
       id: result.id,
@@ -190,31 +192,37 @@ export const paypal: BillingProvider = {
   },
 
   async fetchSubscription(id) {
-    const { result, body } = await call('get', () => subscriptions().getSubscription({ id }));
+    const { result, body } = await call('get', async () =>
+      (await paypalApi()).subscriptions.getSubscription({ id }),
+    );
     return normalise(result, body);
   },
 
   async cancelSubscription(id, reason) {
-    await call('cancel', () =>
-      subscriptions().cancelSubscription({ id, body: { reason: reason.slice(0, 128) } }),
+    await call('cancel', async () =>
+      (await paypalApi()).subscriptions.cancelSubscription({
+        id,
+        body: { reason: reason.slice(0, 128) },
+      }),
     );
   },
 
   async changePlan(id, plan, urls) {
-    const { result } = await call('revise', () =>
-      subscriptions().reviseSubscription({
+    const { result } = await call('revise', async () => {
+      const { sdk, subscriptions } = await paypalApi();
+      return subscriptions.reviseSubscription({
         id,
         body: {
           planId: planId(plan),
           applicationContext: {
             brandName: env().COMPANY_NAME,
-            shippingPreference: ExperienceContextShippingPreference.NoShipping,
+            shippingPreference: sdk.ExperienceContextShippingPreference.NoShipping,
             returnUrl: urls.returnUrl,
             cancelUrl: urls.cancelUrl,
           },
         },
-      }),
-    );
+      });
+    });
     return { approvalUrl: approveLink(result.links) };
   },
 };
