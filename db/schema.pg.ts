@@ -275,6 +275,7 @@ export const paymentEvents = pgTable(
     id: serialId(),
     provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
     providerEventId: text('provider_event_id'),
+    headerEventId: text('header_event_id'),
     subscriptionId: text('subscription_id').references(() => subscriptions.id, {
       onDelete: 'set null',
     }),
@@ -287,6 +288,7 @@ export const paymentEvents = pgTable(
   },
   (t) => [
     uniqueIndex('payment_events_provider_event_unique').on(t.provider, t.providerEventId),
+    uniqueIndex('payment_events_provider_header_event_unique').on(t.provider, t.headerEventId),
     index('payment_events_subscription_idx').on(t.subscriptionId),
   ],
 );
