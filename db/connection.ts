@@ -12,9 +12,7 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 // migrations/postgres holds PostgreSQL's (db/postgres.ts).
 const MIGRATIONS_DIR = projectPath('migrations', 'sqlite');
 
-export function databaseFile(dataDir: string) {
-  return path.join(dataDir, 'coursegen.sqlite');
-}
+export { databaseFile } from './database-file';
 
 /**
  * Opens the SQLite file with the pragmas web and worker both rely on:

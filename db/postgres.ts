@@ -50,14 +50,3 @@ export async function migratePostgres(url: string) {
     await client.end();
   }
 }
-
-/** The URL as it may be printed: no password. */
-export function redactDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
-}

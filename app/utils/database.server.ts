@@ -10,8 +10,7 @@ import {
 } from 'drizzle-orm/sqlite-core';
 import { drizzle as drizzleProxy, type SqliteRemoteResult } from 'drizzle-orm/sqlite-proxy';
 import type pg from 'pg';
-import { databaseFile } from '../../db/connection';
-import { openPostgresPool, redactDatabaseUrl } from '../../db/postgres';
+import { openPostgresPool } from '../../db/postgres';
 import * as sqliteSchema from '../../db/schema';
 import * as postgresSchema from '../../db/schema.pg';
 import { db } from './db.server';
@@ -65,16 +64,6 @@ export interface DataLayer {
   transaction<T>(body: (tx: Transaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
-
-/**
- * Until the models are converted (issue 27, phase 2), web and worker run on SQLite only: with
- * DATABASE_URL the start prepares PostgreSQL (migrations, install id, admin), then stops.
- */
-export const MODELS_RUN_ON_POSTGRES = false;
-export const POSTGRES_NOT_SERVING =
-  'PostgreSQL (DATABASE_URL) is migrated and seeded, but the web and worker of this version ' +
-  'run on SQLite only: serving from PostgreSQL arrives with the models\u2019 conversion. ' +
-  'Unset DATABASE_URL to run on the SQLite file in DATA_DIR.';
 
 function pickTables(schema: Record<string, unknown>, kind: typeof SQLiteTable | typeof PgTable) {
   return Object.fromEntries(
@@ -323,14 +312,6 @@ export function isUniqueViolation(error: unknown): boolean {
 
 // ---------------------------------------------------------------------------------------------
 // The process's database
-
-/** Which database the environment selects, as the start prints it. */
-export function describeDatabase(): string {
-  const { DATABASE_URL, DATABASE_POOL_SIZE, DATA_DIR } = env();
-  return DATABASE_URL
-    ? `PostgreSQL at ${redactDatabaseUrl(DATABASE_URL)} (up to ${DATABASE_POOL_SIZE} connections per process)`
-    : `SQLite file ${databaseFile(DATA_DIR)}`;
-}
 
 /** One layer per SQLite connection: its transactions take turns on that connection. */
 const sqliteLayers = singleton(

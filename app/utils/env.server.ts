@@ -69,14 +69,6 @@ export const envSchema = z.object({
     .optional(),
   /** Connections each process may open to PostgreSQL. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
-  /**
-   * Set by the start, never by hand: with DATABASE_URL the install id is kept in the database
-   * (`ensureInstallId`), and the start hands it to the processes it runs.
-   */
-  COURSEGEN_INSTALL_ID: z
-    .string()
-    .regex(/^[0-9a-f]{8,64}$/, 'is set by the start from the database; leave it unset')
-    .optional(),
   /** What `npm start` (and the Docker image) runs on this node: see "Running on several nodes". */
   PROCESSES: z.enum(['all', 'web', 'worker']).default('all'),
 
@@ -323,7 +315,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   // With PostgreSQL the install id lives in the database, read (asynchronously) by the start
   // before anything needs it; with SQLite, in DATA_DIR as always.
   const installId = raw.DATABASE_URL
-    ? raw.COURSEGEN_INSTALL_ID
+    ? installIdFromTheStart(source)
     : readOrCreateDataFile(dataDir, 'install-id', () => randomBytes(4).toString('hex'));
   const environment = {
     ...raw,
@@ -354,6 +346,16 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     INSTALL_ID: { enumerable: true, get: missingInstallId },
     REDIS_PREFIX: { enumerable: true, get: () => raw.REDIS_PREFIX ?? missingInstallId() },
   }) as Env;
+}
+
+/**
+ * With DATABASE_URL the install id is kept in the database; `ensureInstallId` (the start, or
+ * `start:web` / `start:worker` on their own) reads it into COURSEGEN_INSTALL_ID, which the
+ * processes it starts inherit. Not a setting: nothing else sets it.
+ */
+function installIdFromTheStart(source: Record<string, string | undefined>) {
+  const id = source.COURSEGEN_INSTALL_ID;
+  return id && /^[0-9a-f]{8,64}$/.test(id) ? id : undefined;
 }
 
 /**

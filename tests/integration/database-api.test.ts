@@ -11,7 +11,6 @@ import {
   closeDatabase,
   database,
   databaseDialect,
-  describeDatabase,
   first,
   isUniqueViolation,
   postgresDataLayer,
@@ -19,7 +18,8 @@ import {
   tables,
   type DataLayer,
 } from '~/utils/database.server';
-import { resetEnvForTests } from '~/utils/env.server';
+import { describeDatabase } from '~/utils/database-selection.server';
+import { env, resetEnvForTests } from '~/utils/env.server';
 import { readOrCreateInstallId } from '~/utils/install-id.server';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
 
@@ -510,7 +510,7 @@ describe('the process database', () => {
     resetEnvForTests();
     expect(databaseDialect()).toBe('sqlite');
     expect(is(tables.users, SQLiteTable)).toBe(true);
-    expect(describeDatabase()).toMatch(/^SQLite file .*coursegen\.sqlite$/);
+    expect(describeDatabase(env())).toMatch(/^SQLite file .*coursegen\.sqlite$/);
     expect(await database().$count(tables.policies)).toBeGreaterThanOrEqual(0);
 
     const created = await createTestDatabase('process');
@@ -533,12 +533,12 @@ describe('the process database', () => {
       message: 'm',
     });
     expect(await database().$count(tables.contacts)).toBe(1);
-    expect(describeDatabase()).toBe(
+    expect(describeDatabase(env())).toBe(
       `PostgreSQL at ${created.url} (up to 3 connections per process)`,
     );
     process.env.DATABASE_URL = withPassword.toString();
     resetEnvForTests();
-    expect(describeDatabase()).not.toContain('secret-password');
-    expect(describeDatabase()).toContain('***');
+    expect(describeDatabase(env())).not.toContain('secret-password');
+    expect(describeDatabase(env())).toContain('***');
   });
 });
