@@ -107,6 +107,20 @@ describe.each(['sqlite', 'postgres'] as const)('the data layer on %s', (dialect)
     expect(await db.select().from(topics).where(eq(topics.courseId, 'c-crud'))).toEqual([]);
   });
 
+  it('runs a query built once with placeholders (the hot paths keep their prepared statements)', async () => {
+    const { users } = layer.tables;
+    const db = layer.database();
+    const owner = member();
+    await db.insert(users).values(owner);
+    const byId = db
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare();
+    expect(await byId.execute({ id: owner.id })).toEqual([{ email: owner.email }]);
+    expect(await byId.execute({ id: 'nobody' })).toEqual([]);
+  });
+
   it('upserts and writes idempotently', async () => {
     const { users, courses, topics, lessons, lessonNotes, policies } = layer.tables;
     const db = layer.database();

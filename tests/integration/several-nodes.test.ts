@@ -100,6 +100,18 @@ describe('several nodes starting together on one PostgreSQL database', () => {
     }
   });
 
+  it('npm run db:migrate migrates PostgreSQL too', async () => {
+    const database = await createTestDatabase('migrate');
+    databases.push(database);
+    const dataDir = node();
+    const migrated = await run(builtEntry('migrate'), nodeEnv(database.url, dataDir), dataDir);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toContain(`Database migrated: PostgreSQL at ${database.url}`);
+    expect(await query(database.url, "SELECT to_regclass('public.lessons') AS t")).toEqual([
+      { t: 'lessons' },
+    ]);
+  });
+
   it('refuse to start without SESSION_SECRET, saying why', () => {
     const dataDir = node();
     const env = nodeEnv('postgres://postgres@127.0.0.1:5432/none', dataDir);
