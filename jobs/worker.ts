@@ -3,7 +3,6 @@ import os from 'node:os';
 import { Worker } from 'bullmq';
 import { closeDb, db } from '~/utils/db.server';
 import { env } from '~/utils/env.server';
-import { ensureInstallId } from '~/utils/install-id.server';
 import { log } from '~/utils/logger.server';
 import { startVendorMocks } from '~/utils/mocks.server';
 import { closeAllQueues } from '~/queues/factory.server';
@@ -118,7 +117,11 @@ function lowerPriority(niceness: number) {
 lowerPriority(env().WORKER_NICENESS);
 // With PostgreSQL the install id (the default Redis prefix) comes from the database; the start
 // hands it over, `npm run start:worker` on its own reads it here.
-const started = ensureInstallId().then(startWorkers);
+const started = (
+  env().DATABASE_URL
+    ? import('~/utils/install-id.server').then(({ ensureInstallId }) => ensureInstallId())
+    : Promise.resolve()
+).then(startWorkers);
 // Handlers go in before start-up finishes, so a signal during it still stops cleanly.
 // `on`, not `once`: a signal to the whole process group plus the one the start forwards arrive
 // twice, and the second must not kill the worker mid-job. stop() runs once; SHUTDOWN_TIMEOUT_MS
