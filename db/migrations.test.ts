@@ -68,6 +68,8 @@ describe('migrations', () => {
       ['0013_course_keyset_index', 1795419118346],
       ['0018_billing_checks_and_demo_provider_state', 1795655026349],
       ['0017_razorpay_event_keys', 1795656205162],
+      ['0014_authoring_outline_edits_and_material', 1795660687647],
+      ['0015_flashcards', 1795661078056],
     ];
     const entries = journal('sqlite').entries;
     expect(entries.slice(0, applied.length).map(({ tag, when }) => [tag, when])).toEqual(applied);

@@ -40,6 +40,8 @@ const TYPE_FAMILIES: Record<string, string> = {
   PgTimestamp: 'timestamp',
   SQLiteBoolean: 'boolean',
   PgBoolean: 'boolean',
+  SQLiteReal: 'float',
+  PgDoublePrecision: 'float',
 };
 
 /** The "now" and "empty JSON" defaults are written differently on each side. */
