@@ -70,6 +70,7 @@ describe('migrations', () => {
       ['0017_razorpay_event_keys', 1795656205162],
       ['0014_authoring_outline_edits_and_material', 1795660687647],
       ['0015_flashcards', 1795661078056],
+      ['0016_api_tokens', 1795661695675],
     ];
     const entries = journal('sqlite').entries;
     expect(entries.slice(0, applied.length).map(({ tag, when }) => [tag, when])).toEqual(applied);

@@ -642,6 +642,24 @@ export const flashcardReviews = pgTable(
   (t) => [index('flashcard_reviews_card_idx').on(t.cardId, t.id)],
 );
 
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: at('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_token_hash_unique').on(t.tokenHash),
+    index('api_tokens_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
