@@ -13,6 +13,7 @@ export default defineConfig({
           name: 'unit',
           include: [
             'app/**/*.test.{ts,tsx}',
+            'db/**/*.test.ts',
             'jobs/**/*.test.ts',
             'mocks/**/*.test.ts',
             'scripts/**/*.test.ts',

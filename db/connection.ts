@@ -9,11 +9,10 @@ import { projectPath } from '../app/utils/project-files.server';
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 // Migrations are read from the project folder, whether this runs from source or from a bundle.
-const MIGRATIONS_DIR = projectPath('migrations');
+// migrations/postgres holds PostgreSQL's (db/postgres.ts).
+const MIGRATIONS_DIR = projectPath('migrations', 'sqlite');
 
-export function databaseFile(dataDir: string) {
-  return path.join(dataDir, 'coursegen.sqlite');
-}
+export { databaseFile } from './database-file';
 
 /**
  * Opens the SQLite file with the pragmas web and worker both rely on:

@@ -836,3 +836,14 @@ export const apiTokens = sqliteTable(
     index('api_tokens_user_idx').on(t.userId, t.createdAt),
   ],
 );
+
+/**
+ * Values an install keeps once for all its processes and nodes (ADR 0039). With PostgreSQL
+ * (`DATABASE_URL`) it holds the install id (`install_id`), so every node agrees on it; with
+ * SQLite the id stays in DATA_DIR, as before.
+ */
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: updatedAt(),
+});

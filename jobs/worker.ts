@@ -115,7 +115,13 @@ function lowerPriority(niceness: number) {
 }
 
 lowerPriority(env().WORKER_NICENESS);
-const started = startWorkers();
+// With PostgreSQL the install id (the default Redis prefix) comes from the database; the start
+// hands it over, `npm run start:worker` on its own reads it here.
+const started = (
+  env().DATABASE_URL
+    ? import('~/utils/install-id.server').then(({ ensureInstallId }) => ensureInstallId())
+    : Promise.resolve()
+).then(startWorkers);
 // Handlers go in before start-up finishes, so a signal during it still stops cleanly.
 // `on`, not `once`: a signal to the whole process group plus the one the start forwards arrive
 // twice, and the second must not kill the worker mid-job. stop() runs once; SHUTDOWN_TIMEOUT_MS

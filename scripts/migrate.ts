@@ -1,8 +1,20 @@
 import { migrateDatabase } from '../db/connection';
+import { migratePostgres, whilePreparing } from '../db/postgres';
 import { closeDb, db } from '~/utils/db.server';
+import { describeDatabase } from '~/utils/database-selection.server';
 import { env } from '~/utils/env.server';
 
-/** `npm run db:migrate`: applies every migration in migrations/ to the database in DATA_DIR. */
-migrateDatabase(db());
-console.log(`Database migrated: ${env().DATA_DIR}`);
-closeDb();
+/**
+ * `npm run db:migrate`: applies every migration not applied yet to the database: the SQLite file
+ * in DATA_DIR (migrations/sqlite), or with DATABASE_URL PostgreSQL (migrations/postgres, under
+ * the lock that keeps nodes starting meanwhile from migrating at the same time).
+ */
+const config = env();
+if (config.DATABASE_URL) {
+  const url = config.DATABASE_URL;
+  await whilePreparing(url, () => migratePostgres(url));
+} else {
+  migrateDatabase(db());
+  closeDb();
+}
+console.log(`Database migrated: ${describeDatabase(config)}`);

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { users } from '../db/schema';
-import { seedDefaultPolicies } from '~/models/policies.server';
-import { isUniqueEmailViolation } from '~/models/user-accounts.server';
-import { createUser, getUserByEmail } from '~/models/users.server';
-import { db } from '~/utils/db.server';
+import { eq, sql } from 'drizzle-orm';
+import { POLICY_KEYS } from '../db/schema';
+import { DEFAULT_POLICIES } from '~/domain/default-policies';
+import { hashPassword, normalizeEmail } from '~/models/users.server';
+import { database, first, isUniqueViolation, tables } from '~/utils/database.server';
 import { env } from '~/utils/env.server';
-
+import { newId } from '~/utils/ids.server';
 export interface SeedResult {
   adminEmail: string;
   /** Set only when this run created the admin with a generated password. */
@@ -24,28 +23,49 @@ export class SeedConflict extends Error {
   }
 }
 
-/** Creates the main admin once and the default policy texts; safe to run at every start. */
+/**
+ * Creates the main admin once and the default policy texts; safe to run at every start. Written
+ * against the data layer of both databases (ADR 0039): the start seeds PostgreSQL with it too.
+ */
 export async function seed(): Promise<SeedResult> {
-  seedDefaultPolicies();
+  const { users, policies } = tables;
+  // The default texts of the policies not stored yet; never overwrites an admin's edit.
+  await database()
+    .insert(policies)
+    .values(POLICY_KEYS.map((key) => ({ key, html: DEFAULT_POLICIES[key] })))
+    .onConflictDoNothing();
   const { ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_NAME } = env();
   // The main admin may have changed their email since the first start: one main admin only.
-  const mainAdmin = db().select().from(users).where(eq(users.role, 'main_admin')).get();
+  const mainAdmin = await first(
+    database().select().from(users).where(eq(users.role, 'main_admin')).limit(1),
+  );
   if (mainAdmin) return { adminEmail: mainAdmin.email };
   // Never promote an account seeding did not create: whoever signed up first with ADMIN_EMAIL
   // (e.g. while the web ran before its first seed) would own the product with their password.
-  if (getUserByEmail(ADMIN_EMAIL)) throw new SeedConflict(ADMIN_EMAIL);
+  const email = normalizeEmail(ADMIN_EMAIL);
+  const taken = await first(
+    database()
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, email)),
+  );
+  if (taken) throw new SeedConflict(ADMIN_EMAIL);
   const generatedPassword = ADMIN_PASSWORD ? undefined : randomBytes(12).toString('base64url');
   try {
-    const admin = await createUser({
-      email: ADMIN_EMAIL,
-      name: ADMIN_NAME,
-      password: ADMIN_PASSWORD ?? generatedPassword!,
-      role: 'main_admin',
-    });
-    return { adminEmail: admin.email, generatedPassword };
+    const [admin] = await database()
+      .insert(users)
+      .values({
+        id: newId(),
+        email,
+        name: ADMIN_NAME.trim(),
+        passwordHash: await hashPassword(ADMIN_PASSWORD ?? generatedPassword!),
+        role: 'main_admin',
+      })
+      .returning({ email: users.email });
+    return { adminEmail: admin!.email, generatedPassword };
   } catch (error) {
     // A sign-up that took the address while the password was being hashed: the same conflict.
-    if (isUniqueEmailViolation(error)) throw new SeedConflict(ADMIN_EMAIL);
+    if (isUniqueViolation(error)) throw new SeedConflict(ADMIN_EMAIL);
     throw error;
   }
 }

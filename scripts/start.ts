@@ -4,6 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forkWebProcess, webProcessCount } from '../server/cluster';
 import { supervisor } from '../server/supervise';
+import {
+  describeDatabase,
+  MODELS_RUN_ON_POSTGRES,
+  POSTGRES_NOT_SERVING,
+} from '~/utils/database-selection.server';
 import { EnvError, parseEnv, type Env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { checkRedis, locateRedis, redisComesUp } from './lib/redis';
@@ -18,6 +23,9 @@ import { removePidFile, runningPid, writePidFile } from './lib/pid-file';
  * capped back-off while the others keep serving; a private Redis that keeps dying stops the app
  * with exit code 1, so a restart policy can bring it back. On SIGTERM or SIGINT it stops them
  * all and exits only after every one has.
+ *
+ * PROCESSES=web or worker runs only that part on this node (several nodes, one PostgreSQL
+ * database: see the README's "Running on several nodes"); the database is prepared either way.
  */
 const say = (line: string) => console.log(`[coursegen] ${line}`);
 const dev = process.argv.includes('--dev');
@@ -53,13 +61,15 @@ async function main() {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
   process.env.NODE_ENV ??= dev ? 'development' : 'production';
 
-  let config: Env;
-  try {
-    config = parseEnv();
-  } catch (error) {
-    if (error instanceof EnvError) fail(error.message);
-    throw error;
-  }
+  const readConfig = () => {
+    try {
+      return parseEnv();
+    } catch (error) {
+      if (error instanceof EnvError) fail(error.message);
+      throw error;
+    }
+  };
+  let config: Env = readConfig();
   if (config.NODE_ENV === 'production' && !process.env.APP_URL)
     say(
       `Warning: APP_URL is not set, so links in emails (password resets, receipts) point at ` +
@@ -95,15 +105,33 @@ async function main() {
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
 
-  // The database and Redis are readied side by side; neither needs the other.
-  preparing = runEntry('prepare.js', 'scripts/prepare.ts', process.env);
-  const [prepared, redis] = await Promise.all([
-    exitCode(preparing),
-    locateRedis(config.REDIS_URL, config.DATA_DIR, say, { privateOnly: config.REDIS_PRIVATE }),
-  ]);
-  preparing = undefined;
-  if (stopping) return;
-  if (prepared !== 0) process.exit(1);
+  say(`Database: ${describeDatabase(config)}`);
+  const prepare = async () => {
+    preparing = runEntry('prepare.js', 'scripts/prepare.ts', process.env);
+    const code = await exitCode(preparing);
+    preparing = undefined;
+    return code;
+  };
+  const findRedis = () =>
+    locateRedis(config.REDIS_URL, config.DATA_DIR, say, { privateOnly: config.REDIS_PRIVATE });
+  let redis: Awaited<ReturnType<typeof findRedis>>;
+  if (config.DATABASE_URL) {
+    // The install id (the default Redis prefix) is kept in PostgreSQL: prepared first, then read.
+    const prepared = await prepare();
+    if (stopping) return;
+    if (prepared !== 0) process.exit(1);
+    const { ensureInstallId } = await import('~/utils/install-id.server');
+    await ensureInstallId();
+    config = readConfig();
+    if (!MODELS_RUN_ON_POSTGRES) fail(POSTGRES_NOT_SERVING);
+    redis = await findRedis();
+  } else {
+    // The database and Redis are readied side by side; neither needs the other.
+    const [prepared, found] = await Promise.all([prepare(), findRedis()]);
+    if (stopping) return;
+    if (prepared !== 0) process.exit(1);
+    redis = found;
+  }
   if (redis.startPrivate) {
     processes.keep('redis', redis.startPrivate, { giveUpAfter: REDIS_GIVE_UP_AFTER, last: true });
     if (!(await redisComesUp(redis.url)))
@@ -121,7 +149,10 @@ async function main() {
   writePidFile(config.DATA_DIR);
   const childEnv = { ...process.env, REDIS_URL: redis.url };
 
-  if (dev) {
+  const runs = { web: config.PROCESSES !== 'worker', worker: config.PROCESSES !== 'web' };
+  if (!runs.web) {
+    // No web process here: nothing answers on PORT.
+  } else if (dev) {
     processes.keep('web', () => runEntry('', 'server/dev.ts', childEnv));
   } else {
     const exec = path.join(root, 'build', 'bin', 'web-process.js');
@@ -131,15 +162,21 @@ async function main() {
         slot,
       });
   }
-  // Said only once the port answers: several web processes starting together on a busy machine
-  // may take longer than any fixed limit, and one that keeps dying is logged meanwhile. The
-  // worker starts then: members are served sooner, and jobs wait in Redis for a second.
-  if (!(await waitForHealth(config.PORT, () => stopping))) return;
-  processes.keep('worker', () => runEntry('worker.js', 'jobs/worker.ts', childEnv));
   const mode = config.demo
     ? 'demo mode: AI and payments are simulated'
     : 'live mode: real AI and payment providers';
-  say(`CourseGen is running at ${config.APP_URL} (${mode})`);
+  // Said only once the port answers: several web processes starting together on a busy machine
+  // may take longer than any fixed limit, and one that keeps dying is logged meanwhile. The
+  // worker starts then: members are served sooner, and jobs wait in Redis for a second.
+  if (runs.web && !(await waitForHealth(config.PORT, () => stopping))) return;
+  if (runs.worker)
+    processes.keep('worker', () => runEntry('worker.js', 'jobs/worker.ts', childEnv));
+  if (!runs.web) {
+    say(`CourseGen's worker is running, no web process (PROCESSES=worker; ${mode})`);
+    return;
+  }
+  const only = runs.worker ? '' : ', no worker (PROCESSES=web)';
+  say(`CourseGen is running at ${config.APP_URL} (${mode}${only})`);
 }
 
 async function waitForHealth(port: number, stopped: () => boolean): Promise<boolean> {

@@ -2,13 +2,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { findOrStartRedis } from './lib/redis';
 import { aptInstall } from './lib/system';
 
 /**
  * `npm test`: typecheck, lint, production build, then unit, integration and
- * browser tests. Finds (or installs) Chromium and Redis first; never skips the
- * browser tests. Ends with one line: "N passed, N failed".
+ * browser tests. Finds (or installs) Chromium and Redis, and finds PostgreSQL, first; never
+ * skips the browser or PostgreSQL tests. Ends with one line: "N passed, N failed".
  */
 const say = (line: string) => console.log(`[test] ${line}`);
 
@@ -30,6 +31,38 @@ function ensureChromium(): string {
   process.exit(1);
 }
 
+/** Where the tests' PostgreSQL is when TEST_DATABASE_URL does not say. */
+const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * The PostgreSQL server the integration tests run against too (each test file makes its own
+ * database there and drops it): TEST_DATABASE_URL, else 127.0.0.1:5432 as user postgres. None
+ * answering is a failure, not a reason to skip them.
+ */
+async function findPostgres(): Promise<string> {
+  const url = process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return url;
+  } catch (error) {
+    const where = new URL(url);
+    where.password = where.password ? '***' : '';
+    console.error(
+      `[test] PostgreSQL did not answer at ${where} (${(error as Error).message}).\n` +
+        '       The integration tests run on SQLite and on PostgreSQL. Start one on this machine:\n' +
+        '         Debian/Ubuntu: sudo apt-get install postgresql && sudo service postgresql start\n' +
+        "         (its user postgres must connect from 127.0.0.1 without a password: 'trust' for\n" +
+        '         host 127.0.0.1/32 in pg_hba.conf), or set TEST_DATABASE_URL to a server whose user\n' +
+        '         may create databases, e.g. postgres://user:password@host:5432/postgres.',
+    );
+    process.exit(1);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 interface VitestReport {
   numPassedTests: number;
   numFailedTests: number;
@@ -39,9 +72,15 @@ interface VitestReport {
 
 async function main() {
   const chromePath = ensureChromium();
+  const postgres = await findPostgres();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-test-'));
   const redis = await findOrStartRedis(process.env.REDIS_URL, scratch, say);
-  const env = { ...process.env, CHROME_PATH: chromePath, REDIS_URL: redis.url };
+  const env = {
+    ...process.env,
+    CHROME_PATH: chromePath,
+    REDIS_URL: redis.url,
+    TEST_DATABASE_URL: postgres,
+  };
   const reportFile = path.join(scratch, 'vitest-report.json');
 
   try {

@@ -11,6 +11,9 @@ import { log } from '~/utils/logger.server';
  * installs that run the worker and Redis elsewhere. Migrations are `npm run db:migrate`'s job.
  */
 const exec = path.join(path.dirname(fileURLToPath(import.meta.url)), 'web-process.js');
+// With PostgreSQL the install id (the default Redis prefix) is read from the database first;
+// the web processes inherit it.
+if (env().DATABASE_URL) await (await import('~/utils/install-id.server')).ensureInstallId();
 const { WEB_CONCURRENCY, SHUTDOWN_TIMEOUT_MS } = env();
 const processes = supervisor({ log });
 for (let slot = 0; slot < webProcessCount(WEB_CONCURRENCY); slot += 1)

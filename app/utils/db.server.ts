@@ -6,7 +6,13 @@ let connection: Db | undefined;
 
 /** The one SQLite connection of this process. */
 export function db(): Db {
-  connection ??= singleton('db', () => openDatabase(databaseFile(env().DATA_DIR)));
+  connection ??= singleton('db', () => {
+    // The models that still call db() run on SQLite only (ADR 0039): with DATABASE_URL set they
+    // must not quietly use a SQLite file beside the PostgreSQL database.
+    if (env().DATABASE_URL)
+      throw new Error('This code runs on SQLite only; DATABASE_URL selects PostgreSQL.');
+    return openDatabase(databaseFile(env().DATA_DIR));
+  });
   return connection;
 }
 

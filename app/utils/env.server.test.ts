@@ -71,6 +71,67 @@ describe('parseEnv', () => {
     );
   });
 
+  describe('with DATABASE_URL (PostgreSQL, several nodes)', () => {
+    const postgres = {
+      DATABASE_URL: 'postgres://coursegen:secret@db.internal:5432/coursegen',
+      SESSION_SECRET: 'x'.repeat(40),
+    };
+
+    it('needs SESSION_SECRET: a secret generated per node would sign cookies no other accepts', () => {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-env-pg-'));
+      const { SESSION_SECRET: _, ...withoutSecret } = postgres;
+      expect(() => parseEnv({ DATA_DIR: folder, ...withoutSecret })).toThrow(
+        /^Invalid environment variable SESSION_SECRET: required when DATABASE_URL is set/,
+      );
+      expect(fs.readdirSync(folder)).toEqual([]);
+    });
+
+    it('takes the install id the start read from the database, and writes nothing to DATA_DIR', () => {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-env-pg-'));
+      const config = parseEnv({ DATA_DIR: folder, ...postgres, COURSEGEN_INSTALL_ID: '0a1b2c3d' });
+      expect(config.INSTALL_ID).toBe('0a1b2c3d');
+      expect(config.REDIS_PREFIX).toBe('coursegen-0a1b2c3d');
+      expect(config.DATABASE_POOL_SIZE).toBe(10);
+      expect(fs.readdirSync(folder)).toEqual([]);
+    });
+
+    it('says how to start when the install id was not read first', () => {
+      const config = parseEnv({ ...base, ...postgres });
+      expect(() => config.REDIS_PREFIX).toThrow(EnvError);
+      expect(() => config.INSTALL_ID).toThrow(
+        /kept in the database and read at start: run CourseGen with npm start/,
+      );
+      // Whatever does not need it still works, and a prefix set by hand is used as it is.
+      expect(config.DATABASE_URL).toBe(postgres.DATABASE_URL);
+      expect(parseEnv({ ...base, ...postgres, REDIS_PREFIX: 'shared' }).REDIS_PREFIX).toBe(
+        'shared',
+      );
+    });
+
+    it('accepts only postgres URLs and a pool size from 1 to 1000', () => {
+      expect(() => parseEnv({ ...base, ...postgres, DATABASE_URL: 'mysql://db/x' })).toThrow(
+        /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//,
+      );
+      expect(() => parseEnv({ ...base, ...postgres, DATABASE_POOL_SIZE: '0' })).toThrow(
+        /DATABASE_POOL_SIZE/,
+      );
+      expect(
+        parseEnv({
+          ...base,
+          ...postgres,
+          DATABASE_URL: 'postgresql://h/db',
+          DATABASE_POOL_SIZE: '25',
+        }).DATABASE_POOL_SIZE,
+      ).toBe(25);
+    });
+  });
+
+  it('runs web and worker unless PROCESSES says one of them', () => {
+    expect(parseEnv(base).PROCESSES).toBe('all');
+    expect(parseEnv({ ...base, PROCESSES: 'worker' }).PROCESSES).toBe('worker');
+    expect(() => parseEnv({ ...base, PROCESSES: 'both' })).toThrow(/PROCESSES/);
+  });
+
   it('documents every variable in .env.example', () => {
     const example = fs.readFileSync(path.resolve('.env.example'), 'utf8');
     const documented = [...example.matchAll(/^(?:# )?([A-Z_]+)=/gm)].map((match) => match[1]);

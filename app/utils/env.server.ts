@@ -56,6 +56,22 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 
+  /**
+   * PostgreSQL instead of the SQLite file in DATA_DIR (ADR 0039): the way past one machine.
+   * Unset, SQLite as always.
+   */
+  DATABASE_URL: z
+    .url('must be a URL such as postgres://user:password@host:5432/coursegen')
+    .refine(
+      (value) => /^postgres(ql)?:\/\//.test(value),
+      'must start with postgres:// or postgresql://',
+    )
+    .optional(),
+  /** Connections each process may open to PostgreSQL. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** What `npm start` (and the Docker image) runs on this node: see "Running on several nodes". */
+  PROCESSES: z.enum(['all', 'web', 'worker']).default('all'),
+
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
@@ -203,7 +219,10 @@ export type RawEnv = z.infer<typeof envSchema>;
 
 export interface Env extends RawEnv {
   DATA_DIR: string;
-  /** This install's id (kept in DATA_DIR/install-id): the default prefix, and Redis's owner mark. */
+  /**
+   * This install's id (DATA_DIR/install-id; with DATABASE_URL, the database's `settings`): the
+   * default prefix, and Redis's owner mark.
+   */
   INSTALL_ID: string;
   /** `coursegen-<install id>` unless set: two installs on one Redis never share jobs. */
   REDIS_PREFIX: string;
@@ -285,10 +304,20 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const demo = raw.DEMO_MODE || !aiConfigured;
   const dataDir = path.resolve(raw.DATA_DIR);
   const mock = (hasKeys: boolean) => demo && !hasKeys;
-  const installId = readOrCreateDataFile(dataDir, 'install-id', () =>
-    randomBytes(4).toString('hex'),
-  );
-  return {
+  // Several nodes share one PostgreSQL database and nothing on disk: a secret generated into
+  // each node's DATA_DIR would sign cookies no other node accepts.
+  if (raw.DATABASE_URL && !raw.SESSION_SECRET)
+    throw new EnvError(
+      'Invalid environment variable SESSION_SECRET: required when DATABASE_URL is set, so ' +
+        'that every node signs cookies with the same secret. Set it to 32 or more random ' +
+        'characters (e.g. the output of: openssl rand -hex 32).',
+    );
+  // With PostgreSQL the install id lives in the database, read (asynchronously) by the start
+  // before anything needs it; with SQLite, in DATA_DIR as always.
+  const installId = raw.DATABASE_URL
+    ? installIdFromTheStart(source)
+    : readOrCreateDataFile(dataDir, 'install-id', () => randomBytes(4).toString('hex'));
+  const environment = {
     ...raw,
     DATA_DIR: dataDir,
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
@@ -296,8 +325,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     SESSION_SECRET:
       raw.SESSION_SECRET ??
       readOrCreateDataFile(dataDir, 'session-secret', () => randomBytes(32).toString('hex')),
-    INSTALL_ID: installId,
-    REDIS_PREFIX: raw.REDIS_PREFIX ?? `coursegen-${installId}`,
     demo,
     mocked: {
       anthropic: mock(Boolean(raw.ANTHROPIC_API_KEY)),
@@ -308,6 +335,38 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       razorpay: mock(Boolean(raw.RAZORPAY_KEY_ID && raw.RAZORPAY_KEY_SECRET)),
     },
   };
+  if (installId !== undefined)
+    return {
+      ...environment,
+      INSTALL_ID: installId,
+      REDIS_PREFIX: raw.REDIS_PREFIX ?? `coursegen-${installId}`,
+    };
+  // Not known yet (PostgreSQL, before the start read it): whatever needs it says so.
+  return Object.defineProperties(environment, {
+    INSTALL_ID: { enumerable: true, get: missingInstallId },
+    REDIS_PREFIX: { enumerable: true, get: () => raw.REDIS_PREFIX ?? missingInstallId() },
+  }) as Env;
+}
+
+/**
+ * With DATABASE_URL the install id is kept in the database; `ensureInstallId` (the start, or
+ * `start:web` / `start:worker` on their own) reads it into COURSEGEN_INSTALL_ID, which the
+ * processes it starts inherit. Not a setting: nothing else sets it.
+ */
+function installIdFromTheStart(source: Record<string, string | undefined>) {
+  const id = source.COURSEGEN_INSTALL_ID;
+  return id && /^[0-9a-f]{8,64}$/.test(id) ? id : undefined;
+}
+
+/**
+ * Read before `ensureInstallId` ran: a process started some other way than by the start (or
+ * `npm run start:web` / `start:worker`) against PostgreSQL.
+ */
+function missingInstallId(): never {
+  throw new EnvError(
+    'With DATABASE_URL the install id is kept in the database and read at start: run CourseGen ' +
+      'with npm start (or npm run start:web / npm run start:worker), which read it first.',
+  );
 }
 
 let cached: Env | undefined;
@@ -318,10 +377,13 @@ export function env(): Env {
   return cached;
 }
 
-/** For tests that change process.env between cases. */
-export function resetEnvForTests() {
+/** Parse again at next use: process.env changed (the install id was read from the database). */
+export function reloadEnv() {
   cached = undefined;
 }
+
+/** For tests that change process.env between cases. */
+export const resetEnvForTests = reloadEnv;
 
 /** The values the browser may see, sent through the root loader. */
 export function publicEnv() {

@@ -1,7 +1,0 @@
-import { defineConfig } from 'drizzle-kit';
-
-export default defineConfig({
-  dialect: 'sqlite',
-  schema: './db/schema.ts',
-  out: './migrations',
-});
