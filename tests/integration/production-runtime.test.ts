@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/system';
+import { childPids, groupMembers, until } from '../support/processes';
 import { deleteRedisPrefix, TEST_REDIS_URL } from '../support/redis';
 
 /**
@@ -151,36 +152,6 @@ async function dockerStop(started: Started) {
   clearTimeout(killer);
   await until(() => groupMembers(started.child.pid!).length === 0, 5_000);
   return { code, signal, ms: Date.now() - sent };
-}
-
-function groupMembers(pgid: number): number[] {
-  const listed = spawnSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' });
-  return listed.stdout
-    .split('\n')
-    .map((line) => Number(line.trim()))
-    .filter((pid) => pid > 0);
-}
-
-/** The children of `parent` whose command line includes `command`. */
-function childPids(parent: number, command: string): number[] {
-  const listed = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], {
-    encoding: 'utf8',
-  });
-  return listed.stdout
-    .split('\n')
-    .filter((line) => line.includes(command))
-    .map((line) => Number(line.trim().split(' ')[0]))
-    .filter((pid) => pid > 0);
-}
-
-async function until<T>(probe: () => T | Promise<T>, timeoutMs: number): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** A member signs up through the API, then starts a course and presses Generate Course. */

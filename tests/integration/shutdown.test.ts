@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/system';
 import { builtEntry } from '../support/built';
 import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
+import { groupMembers, until } from '../support/processes';
 import { deleteRedisPrefix, TEST_REDIS_URL } from '../support/redis';
 
 /**
@@ -78,14 +79,6 @@ async function startGroup(
   return { child, output: () => log };
 }
 
-function groupMembers(pgid: number): number[] {
-  const listed = spawnSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' });
-  return listed.stdout
-    .split('\n')
-    .map((line) => Number(line.trim()))
-    .filter((pid) => pid > 0);
-}
-
 function lessonStates(courseId: string) {
   const db = new Database(path.join(dataDir, 'coursegen.sqlite'), { readonly: true });
   try {
@@ -94,14 +87,6 @@ function lessonStates(courseId: string) {
       .all(courseId) as { state: string; media: string }[];
   } finally {
     db.close();
-  }
-}
-
-async function until(probe: () => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 

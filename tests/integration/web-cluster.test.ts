@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -9,6 +9,7 @@ import { env } from '~/utils/env.server';
 import { freePort } from '../../scripts/lib/system';
 import { builtEntry } from '../support/built';
 import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
+import { childPids, until } from '../support/processes';
 import { deleteRedisPrefix, TEST_REDIS_URL } from '../support/redis';
 import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
 
@@ -89,28 +90,6 @@ function healthz(base: string): Promise<{ status: number; pid: number }> {
     request.on('error', reject);
     request.setTimeout(5_000, () => request.destroy(new Error('no answer in 5 s')));
   });
-}
-
-/** The processes `parent` started that run `script` (tsx's esbuild helpers are children too). */
-function childPids(parent: number, script: string): number[] {
-  const listed = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], {
-    encoding: 'utf8',
-  });
-  return listed.stdout
-    .split('\n')
-    .filter((line) => line.includes(script))
-    .map((line) => Number(line.trim().split(' ')[0]))
-    .filter((pid) => pid > 0);
-}
-
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(200);
-  }
 }
 
 describe('several web processes', () => {
