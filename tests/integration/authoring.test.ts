@@ -213,7 +213,8 @@ describe('a member’s document', () => {
 });
 
 describe('reading a 200-page PDF', () => {
-  const ROUNDS = 2;
+  // Four rounds: enough samples that p99 is not one stray slow answer on a shared machine.
+  const ROUNDS = 4;
   it('does not stall the landing page: its p99 during the upload stays within 2× idle', async () => {
     const { member, headers } = await signedIn('monthly');
     const pdf = await longPdf(MAX_DOCUMENT_PAGES);
@@ -255,7 +256,7 @@ describe('reading a 200-page PDF', () => {
     );
     expect(during.length).toBeGreaterThan(20);
     expect(duringP99 / idleP99).toBeLessThanOrEqual(2);
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('POST /api/outline/:id', () => {
