@@ -29,11 +29,12 @@ const services = ['~/services/*', '~/services/**', '**/services/*', '**/services
 const queues = ['~/queues/*', '**/queues/*'];
 const models = ['~/models/*', '**/models/*'];
 const serverOnly = ['**/*.server', '~/utils/*.server'];
-// The schema's types (plan, role, course type) are shared; its tables are not.
+// The schema's types (plan, role, course type) are shared; its tables are not: queries take them
+// from the data layer's `tables`, which are PostgreSQL's on PostgreSQL (ADR 0039).
 const schemaValues = {
-  group: ['**/db/*'],
+  group: ['**/db/schema', '**/db/schema.pg'],
   allowTypeImports: true,
-  message: 'Only types of the schema.',
+  message: "Only types of the schema: queries use `tables` from '~/utils/database.server'.",
 };
 const restrict = (...patterns) => ({
   '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
@@ -63,12 +64,31 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Type-aware: every model call is async (ADR 0039), and a forgotten await (a query that
+    // runs after the response, or a Promise taken for a row) must fail lint, not production.
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
+    },
+  },
   { files: ['app/**', 'jobs/**', 'db/**'], rules: restrict(vendors) },
-  { files: ['app/routes/**', 'app/root.tsx'], rules: restrict(vendors, layer('A route', jobs)) },
+  {
+    files: ['app/routes/**', 'app/root.tsx'],
+    rules: restrict(vendors, layer('A route', jobs), schemaValues),
+  },
   {
     files: ['app/services/**'],
     ignores: ['app/services/vendors/**'],
-    rules: restrict(vendors, layer('A service', [...routes, ...jobs])),
+    rules: restrict(vendors, layer('A service', [...routes, ...jobs]), schemaValues),
   },
   {
     files: ['app/services/vendors/**'],
@@ -76,7 +96,11 @@ export default tseslint.config(
   },
   {
     files: ['app/models/**'],
-    rules: restrict(vendors, layer('A model', [...routes, ...jobs, ...services, ...queues])),
+    rules: restrict(
+      vendors,
+      layer('A model', [...routes, ...jobs, ...services, ...queues]),
+      schemaValues,
+    ),
   },
   {
     files: ['app/queues/**'],
@@ -84,6 +108,15 @@ export default tseslint.config(
   },
   {
     files: ['app/utils/**'],
+    rules: restrict(
+      vendors,
+      layer('A util', [...routes, ...jobs, ...services, ...queues]),
+      schemaValues,
+    ),
+  },
+  {
+    // The data layer is where the tables come from.
+    files: ['app/utils/database.server.ts'],
     rules: restrict(vendors, layer('A util', [...routes, ...jobs, ...services, ...queues])),
   },
   {
@@ -101,7 +134,8 @@ export default tseslint.config(
       schemaValues,
     ),
   },
-  { files: ['jobs/**'], rules: restrict(vendors, layer('A job', routes)) },
+  { files: ['jobs/**'], rules: restrict(vendors, layer('A job', routes), schemaValues) },
+  { files: ['mocks/**'], rules: restrict(schemaValues) },
   {
     // The web server takes the app from the build it serves (ADR 0028): importing an app module
     // would load a second copy of it in the web process. Types are free.

@@ -8,6 +8,34 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
+import {
+  PLANS,
+  ROLES,
+  COURSE_TYPES,
+  GENERATION_STATES,
+  MEDIA_STATES,
+  MATERIAL_KINDS,
+  PAYMENT_PROVIDERS,
+  SUBSCRIPTION_STATUSES,
+  POLICY_KEYS,
+  TUTOR_ROLES,
+  QUIZ_KINDS,
+  REGENERATION_STATES,
+} from './enums';
+export {
+  PLANS,
+  ROLES,
+  COURSE_TYPES,
+  GENERATION_STATES,
+  MEDIA_STATES,
+  MATERIAL_KINDS,
+  PAYMENT_PROVIDERS,
+  SUBSCRIPTION_STATUSES,
+  POLICY_KEYS,
+  TUTOR_ROLES,
+  QUIZ_KINDS,
+  REGENERATION_STATES,
+} from './enums';
 
 /**
  * The whole product's data model. Ids the outside world sees are random text
@@ -24,9 +52,7 @@ const updatedAt = () =>
     .notNull()
     .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
 
-export const PLANS = ['free', 'monthly', 'yearly'] as const;
 export type Plan = (typeof PLANS)[number];
-export const ROLES = ['member', 'admin', 'main_admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const users = sqliteTable(
@@ -98,20 +124,10 @@ export const emailChangeTokens = sqliteTable(
   (t) => [index('email_change_tokens_user_idx').on(t.userId)],
 );
 
-export const COURSE_TYPES = ['text', 'video'] as const;
 export type CourseType = (typeof COURSE_TYPES)[number];
 /** `cancelled`: the member gave up on an outline the AI could not write; it costs no more calls. */
-export const GENERATION_STATES = [
-  'queued',
-  'running',
-  'retrying',
-  'done',
-  'failed',
-  'cancelled',
-] as const;
 export type GenerationState = (typeof GENERATION_STATES)[number];
 /** A lesson's image or video: fetched with the theory, retried on its own if the vendor failed. */
-export const MEDIA_STATES = ['pending', 'done', 'retrying'] as const;
 export type MediaState = (typeof MEDIA_STATES)[number];
 
 /** An outline asked of the AI before the member decides to generate the course (/topics). */
@@ -162,7 +178,6 @@ export interface MaterialSection {
   pageStart?: number;
   pageEnd?: number;
 }
-export const MATERIAL_KINDS = ['pdf', 'docx', 'markdown', 'text', 'pasted'] as const;
 export type MaterialKind = (typeof MATERIAL_KINDS)[number];
 
 /**
@@ -304,15 +319,7 @@ export const courseCompletions = sqliteTable('course_completions', {
   emailClaimedAt: integer('email_claimed_at', { mode: 'timestamp_ms' }),
 });
 
-export const PAYMENT_PROVIDERS = ['paypal', 'razorpay'] as const;
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
-export const SUBSCRIPTION_STATUSES = [
-  'pending',
-  'active',
-  'cancelled',
-  'expired',
-  'failed',
-] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export const subscriptions = sqliteTable(
@@ -449,7 +456,6 @@ export const adminAudit = sqliteTable(
   (t) => [index('admin_audit_created_idx').on(t.createdAt)],
 );
 
-export const POLICY_KEYS = ['terms', 'privacy', 'cancel', 'refund', 'billing'] as const;
 export type PolicyKey = (typeof POLICY_KEYS)[number];
 
 export const policies = sqliteTable('policies', {
@@ -508,7 +514,6 @@ export const mailQueue = sqliteTable(
  * only once the answer is complete, so a failed answer leaves nothing behind. An answer keeps
  * its Markdown and the sanitized HTML shown for it.
  */
-export const TUTOR_ROLES = ['user', 'assistant'] as const;
 export const tutorMessages = sqliteTable(
   'tutor_messages',
   {
@@ -532,7 +537,6 @@ export const tutorMessages = sqliteTable(
  * a lesson. `questions` holds the answer key and explanations: only the service that marks a
  * submission reads them, never a page before the member submits.
  */
-export const QUIZ_KINDS = ['topic', 'exam'] as const;
 export type QuizKind = (typeof QUIZ_KINDS)[number];
 export interface QuizQuestion {
   question: string;
@@ -613,7 +617,6 @@ export const lessonNotes = sqliteTable(
  * replaced, until it is restored (once) or the next regeneration replaces it. `token` names the
  * request's job, so a job of an earlier request never writes.
  */
-export const REGENERATION_STATES = ['running', 'done'] as const;
 export type RegenerationState = (typeof REGENERATION_STATES)[number];
 export const lessonRegenerations = sqliteTable(
   'lesson_regenerations',

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'bullmq';
-import { closeDb, db } from '~/utils/db.server';
+import { closeDatabase, pingDatabase } from '~/utils/database.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { startVendorMocks } from '~/utils/mocks.server';
@@ -20,7 +20,7 @@ const HAND_BACK_MS = 1_500;
 
 export async function startWorkers() {
   startVendorMocks();
-  db(); // open now: a bad DATA_DIR should fail at start, not at the first job
+  await pingDatabase(); // now: a bad DATA_DIR or DATABASE_URL fails the start, not the first job
   const { REDIS_PREFIX, JOB_LOCK_MS, JOB_BACKOFF_BASE_MS } = env();
 
   const workers = Object.entries(registry).map(([name, registration]) => {
@@ -86,7 +86,7 @@ export async function startWorkers() {
       clearTimeout(handBack);
       await closeAllQueues();
       await closeRedis();
-      closeDb();
+      await closeDatabase();
       log.info('worker.stopped', { pid: process.pid });
     })();
     return stopping;

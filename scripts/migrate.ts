@@ -1,6 +1,5 @@
-import { migrateDatabase } from '../db/connection';
+import { databaseFile, migrateDatabase, openDatabase } from '../db/connection';
 import { migratePostgres, whilePreparing } from '../db/postgres';
-import { closeDb, db } from '~/utils/db.server';
 import { describeDatabase } from '~/utils/database-selection.server';
 import { env } from '~/utils/env.server';
 
@@ -14,7 +13,8 @@ if (config.DATABASE_URL) {
   const url = config.DATABASE_URL;
   await whilePreparing(url, () => migratePostgres(url));
 } else {
-  migrateDatabase(db());
-  closeDb();
+  const migrating = openDatabase(databaseFile(config.DATA_DIR));
+  migrateDatabase(migrating);
+  migrating.$client.close();
 }
 console.log(`Database migrated: ${describeDatabase(config)}`);

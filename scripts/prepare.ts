@@ -1,8 +1,7 @@
-import { migrateDatabase } from '../db/connection';
+import { databaseFile, migrateDatabase, openDatabase } from '../db/connection';
 import { migratePostgres, whilePreparing } from '../db/postgres';
 import { closeDatabase, databaseErrorCode } from '~/utils/database.server';
 import { redactDatabaseUrl } from '~/utils/database-selection.server';
-import { closeDb, db } from '~/utils/db.server';
 import { env, EnvError } from '~/utils/env.server';
 import { ensureInstallId } from '~/utils/install-id.server';
 import { seed, SeedConflict } from './seed';
@@ -35,9 +34,13 @@ try {
       await seedAndSay();
     });
   } else {
-    migrateDatabase(db());
+    const migrating = openDatabase(databaseFile(env().DATA_DIR));
+    try {
+      migrateDatabase(migrating);
+    } finally {
+      migrating.$client.close();
+    }
     await seedAndSay();
-    closeDb();
   }
 } catch (error) {
   if (error instanceof SeedConflict || error instanceof EnvError) {

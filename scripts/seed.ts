@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { POLICY_KEYS } from '../db/schema';
+import { POLICY_KEYS } from '../db/enums';
 import { DEFAULT_POLICIES } from '~/domain/default-policies';
 import { hashPassword, normalizeEmail } from '~/models/users.server';
 import { database, first, isUniqueViolation, tables } from '~/utils/database.server';

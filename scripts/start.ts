@@ -4,11 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forkWebProcess, webProcessCount } from '../server/cluster';
 import { supervisor } from '../server/supervise';
-import {
-  describeDatabase,
-  MODELS_RUN_ON_POSTGRES,
-  POSTGRES_NOT_SERVING,
-} from '~/utils/database-selection.server';
+import { describeDatabase } from '~/utils/database-selection.server';
 import { EnvError, parseEnv, type Env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { checkRedis, locateRedis, redisComesUp } from './lib/redis';
@@ -123,7 +119,6 @@ async function main() {
     const { ensureInstallId } = await import('~/utils/install-id.server');
     await ensureInstallId();
     config = readConfig();
-    if (!MODELS_RUN_ON_POSTGRES) fail(POSTGRES_NOT_SERVING);
     redis = await findRedis();
   } else {
     // The database and Redis are readied side by side; neither needs the other.

@@ -6,16 +6,6 @@ import type { Env } from './env.server';
  * load: the data layer itself is `database.server.ts`.
  */
 
-/**
- * Until the models are converted (issue 27, phase 2), web and worker run on SQLite only: with
- * DATABASE_URL the start prepares PostgreSQL (migrations, install id, main admin), then stops.
- */
-export const MODELS_RUN_ON_POSTGRES = false;
-export const POSTGRES_NOT_SERVING =
-  'PostgreSQL (DATABASE_URL) is migrated and seeded, but the web and worker of this version ' +
-  'run on SQLite only: serving from PostgreSQL comes with the models\u2019 conversion. Unset ' +
-  'DATABASE_URL to run on the SQLite file in DATA_DIR.';
-
 /** The URL as it may be printed or logged: without its password. */
 export function redactDatabaseUrl(url: string): string {
   try {

@@ -10,10 +10,10 @@ import {
 } from 'drizzle-orm/sqlite-core';
 import { drizzle as drizzleProxy, type SqliteRemoteResult } from 'drizzle-orm/sqlite-proxy';
 import type pg from 'pg';
+import { databaseFile, openDatabase } from '../../db/connection';
 import { openPostgresPool } from '../../db/postgres';
 import * as sqliteSchema from '../../db/schema';
 import * as postgresSchema from '../../db/schema.pg';
-import { db } from './db.server';
 import { env } from './env.server';
 import { forgetSingleton, singleton } from './singleton.server';
 
@@ -34,10 +34,6 @@ import { forgetSingleton, singleton } from './singleton.server';
  *
  * Inside `transaction(...)`, `database()` is that transaction, so model functions called from a
  * transaction's body take part in it on both databases.
- *
- * The synchronous `db()` of `db.server.ts` keeps serving the models not converted yet; it runs
- * on the same SQLite connection. Until every model is converted, nothing may hold a
- * `transaction` open while synchronous `db()` code runs (its statements would land inside it).
  */
 
 type SchemaTables<Schema> = {
@@ -59,6 +55,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DataLayer {
   readonly dialect: Dialect;
   readonly tables: Tables;
+  /** The database itself, outside any transaction. */
+  readonly root: Database;
   /** The transaction under way in this async context, else the database itself. */
   database(): Database;
   transaction<T>(body: (tx: Transaction) => Promise<T>): Promise<T>;
@@ -197,6 +195,7 @@ export function sqliteDataLayer(
   const layer: DataLayer = {
     dialect: 'sqlite',
     tables: sqliteTables,
+    root,
     database: () => currentScope(layer)?.tx ?? root,
     async transaction(body) {
       const outer = currentScope(layer);
@@ -252,6 +251,7 @@ export function postgresDataLayer(config: { url: string; poolSize: number }): Da
   const layer = {
     dialect: 'postgres' as const,
     tables: postgresTables,
+    root,
     pool,
     database: (): Database => currentScope(layer)?.tx ?? root,
     async transaction<T>(body: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -313,25 +313,21 @@ export function isUniqueViolation(error: unknown): boolean {
 // ---------------------------------------------------------------------------------------------
 // The process's database
 
-/** One layer per SQLite connection: its transactions take turns on that connection. */
-const sqliteLayers = singleton(
-  'sqlite-data-layers',
-  () => new WeakMap<BetterSqlite3.Database, DataLayer>(),
-);
-let postgresLayer: DataLayer | undefined;
+let processDataLayer: DataLayer | undefined;
 
+/**
+ * The process's one database, opened at first use: PostgreSQL when DATABASE_URL is set (a pool
+ * of DATABASE_POOL_SIZE), else the SQLite file in DATA_DIR (one connection, WAL). Migrations are
+ * the start's (`scripts/prepare.ts`), not this.
+ */
 function processLayer(): DataLayer {
-  const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
-  if (DATABASE_URL)
-    return (postgresLayer ??= singleton('postgres-data-layer', () =>
-      postgresDataLayer({ url: DATABASE_URL, poolSize: DATABASE_POOL_SIZE }),
-    ));
-  // The connection `db()` opened (and opens again after `closeDb`): converted and unconverted
-  // models share it.
-  const client = db().$client;
-  let layer = sqliteLayers.get(client);
-  if (!layer) sqliteLayers.set(client, (layer = sqliteDataLayer(client)));
-  return layer;
+  processDataLayer ??= singleton('data-layer', () => {
+    const { DATABASE_URL, DATABASE_POOL_SIZE, DATA_DIR } = env();
+    if (DATABASE_URL) return postgresDataLayer({ url: DATABASE_URL, poolSize: DATABASE_POOL_SIZE });
+    const connection = openDatabase(databaseFile(DATA_DIR));
+    return sqliteDataLayer(connection.$client, { onClose: () => connection.$client.close() });
+  });
+  return processDataLayer;
 }
 
 /** The database of this process (SQLite unless DATABASE_URL is set), or the transaction under way. */
@@ -368,16 +364,70 @@ export function transaction<T>(body: (tx: Transaction) => Promise<T>): Promise<T
   return processLayer().transaction(body);
 }
 
+/**
+ * A query built once per database and prepared with placeholders, for the queries every request
+ * runs: building a drizzle query costs more than running it (ADR 0039's measurements). `build`
+ * gets the database and its tables (inside a transaction: that transaction, built anew);
+ * run it with `.execute({ placeholder: value })`, which resolves to the rows on both databases.
+ *
+ *     const userById = preparedQuery((db, { users }) =>
+ *       db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare(),
+ *     );
+ *     const user = (await userById().execute({ id }))[0];
+ */
+export function preparedQuery<T>(build: (database: Database, tables: Tables) => T): () => T {
+  const built = new WeakMap<DataLayer, T>();
+  return () => {
+    const layer = processLayer();
+    // Inside a transaction the query must run on the transaction's connection (on PostgreSQL a
+    // pool connection of its own would run outside it, and wait for its locks): built for it.
+    const inside = currentScope(layer)?.tx;
+    if (inside) return build(inside, layer.tables);
+    let query = built.get(layer);
+    if (query === undefined) {
+      query = build(layer.root, layer.tables);
+      built.set(layer, query);
+    }
+    return query;
+  };
+}
+
+/** One cheap query: the database is reachable and answers (health checks, a start's probe). */
+export async function pingDatabase(): Promise<void> {
+  const { settings } = tables;
+  await database().select({ key: settings.key }).from(settings).limit(1);
+}
+
 /** The first row of a query's result (add `.limit(1)` to a select that may match many). */
 export async function first<Row>(query: PromiseLike<Row[]>): Promise<Row | undefined> {
   const rows = await query;
   return rows[0];
 }
 
-/** Closes the process's PostgreSQL pool (SQLite's connection is `closeDb`'s). */
+/**
+ * Closes the process's database (the SQLite connection or the PostgreSQL pool, whose idle
+ * connections would keep a process alive). The next use opens it again, with the environment of
+ * then: tests switch databases this way.
+ */
 export async function closeDatabase() {
-  const layer = postgresLayer;
-  postgresLayer = undefined;
-  forgetSingleton('postgres-data-layer');
+  const layer = processDataLayer;
+  processDataLayer = undefined;
+  forgetSingleton('data-layer');
   await layer?.close();
+}
+
+/**
+ * The database could not take the work now: SQLite stayed locked longer than busy_timeout, or
+ * PostgreSQL has no connection free or a lock wait timed out. A moment's overload (503 and
+ * Retry-After), not a server fault.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = databaseErrorCode(error);
+  if (code === undefined) return false;
+  return (
+    code.startsWith('SQLITE_BUSY') ||
+    code === '53300' || // too_many_connections
+    code === '55P03' || // lock_not_available
+    code === '57014' // query_canceled (statement_timeout)
+  );
 }

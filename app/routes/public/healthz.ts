@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { sql } from 'drizzle-orm';
-import { db } from '~/utils/db.server';
+import { pingDatabase } from '~/utils/database.server';
 import { log } from '~/utils/logger.server';
 import { producerRedis, waitForRedis } from '~/utils/redis.server';
 
@@ -21,7 +20,7 @@ async function check(name: string, probe: () => Promise<unknown> | unknown) {
  */
 export async function loader({ context }: LoaderFunctionArgs) {
   const [database, redis] = await Promise.all([
-    check('database', () => db().get(sql`select 1`)),
+    check('database', pingDatabase),
     check('redis', async () => {
       await waitForRedis(2000);
       return producerRedis().ping();
