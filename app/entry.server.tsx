@@ -6,7 +6,7 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { NonceProvider } from './components/nonce';
 import type { WebServerHooks } from './load-context';
-import { isDatabaseBusy } from './utils/db.server';
+import { isDatabaseBusy } from './utils/database.server';
 import { env } from './utils/env.server';
 import { log } from './utils/logger.server';
 import { BUSY_HEADERS } from './utils/responses.server';
@@ -68,7 +68,8 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  // A page whose loader or action found SQLite locked past its busy timeout: a moment's overload.
+  // A page whose loader or action found the database busy (SQLite locked past its busy timeout,
+  // PostgreSQL without a free connection): a moment's overload.
   if (busyRequests.has(request)) {
     responseStatusCode = 503;
     for (const [name, value] of Object.entries(BUSY_HEADERS)) responseHeaders.set(name, value);

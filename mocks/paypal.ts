@@ -54,15 +54,15 @@ const APPROVAL = 'approval';
 const readSubscription = (id: string) =>
   readMockRecord<MockSubscription>('paypal', SUBSCRIPTION, id);
 const readApproval = (token: string) => readMockRecord<MockApproval>('paypal', APPROVAL, token);
-const change = <T>(run: (records: MockRecords) => T) => changeMockRecords('paypal', run);
+const change = <T>(run: (records: MockRecords) => Promise<T>) => changeMockRecords('paypal', run);
 
 /** Changes one subscription in one transaction; undefined when PayPal has no such subscription. */
 function changeSubscription<T>(id: string, run: (subscription: MockSubscription) => T) {
-  return change((records) => {
-    const subscription = records.get<MockSubscription>(SUBSCRIPTION, id);
+  return change(async (records) => {
+    const subscription = await records.get<MockSubscription>(SUBSCRIPTION, id);
     if (!subscription) return undefined;
     const result = run(subscription);
-    records.put(SUBSCRIPTION, id, subscription);
+    await records.put(SUBSCRIPTION, id, subscription);
     return result;
   });
 }
@@ -157,9 +157,9 @@ function handlersAt(baseUrl: string) {
         status_update_time: now,
       };
       const token = id('BA-', 17);
-      change((records) => {
-        records.put(SUBSCRIPTION, subscription.id, subscription);
-        records.put<MockApproval>(APPROVAL, token, {
+      await change(async (records) => {
+        await records.put(SUBSCRIPTION, subscription.id, subscription);
+        await records.put<MockApproval>(APPROVAL, token, {
           token,
           subscriptionId: subscription.id,
           returnUrl,
@@ -171,21 +171,21 @@ function handlersAt(baseUrl: string) {
       });
     }),
 
-    http.get(`${base}/:id`, ({ request, params }) => {
+    http.get(`${base}/:id`, async ({ request, params }) => {
       if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
       if (readKnobs().paypalFail === 'get')
         return error(500, 'INTERNAL_SERVER_ERROR', 'An internal server error occurred.');
-      const subscription = readSubscription(String(params.id));
+      const subscription = await readSubscription(String(params.id));
       if (!subscription)
         return error(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
       return HttpResponse.json(withLinks(baseUrl, subscription));
     }),
 
-    http.post(`${base}/:id/cancel`, ({ request, params }) => {
+    http.post(`${base}/:id/cancel`, async ({ request, params }) => {
       if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
       if (readKnobs().paypalFail === 'cancel')
         return error(500, 'INTERNAL_SERVER_ERROR', 'An internal server error occurred.');
-      const found = changeSubscription(String(params.id), (subscription) => {
+      const found = await changeSubscription(String(params.id), (subscription) => {
         if (subscription.status === 'CANCELLED' || subscription.status === 'EXPIRED')
           return 'not-active';
         const now = new Date().toISOString();
@@ -211,7 +211,7 @@ function handlersAt(baseUrl: string) {
       };
       const returnUrl = body.application_context?.return_url;
       const cancelUrl = body.application_context?.cancel_url;
-      const subscription = readSubscription(String(params.id));
+      const subscription = await readSubscription(String(params.id));
       if (!subscription)
         return error(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
       if (!body.plan_id || !returnUrl || !cancelUrl)
@@ -221,7 +221,7 @@ function handlersAt(baseUrl: string) {
           'plan_id, return_url and cancel_url are required',
         );
       const token = id('BA-', 17);
-      change((records) =>
+      await change((records) =>
         records.put<MockApproval>(APPROVAL, token, {
           token,
           subscriptionId: subscription.id,
@@ -301,8 +301,12 @@ const EVENT_TYPES: Record<PayPalSimulation, string> = {
  * state and returns the webhook PayPal would send, with its transmission
  * headers signed so that the mock's verify endpoint accepts them.
  */
-export function simulatePayPal(subscriptionId: string, what: PayPalSimulation, webhookId: string) {
-  const subscription = changeSubscription(subscriptionId, (found) => {
+export async function simulatePayPal(
+  subscriptionId: string,
+  what: PayPalSimulation,
+  webhookId: string,
+) {
+  const subscription = await changeSubscription(subscriptionId, (found) => {
     const now = new Date();
     const plan = planOf(found.plan_id);
     if (what === 'renew') {
@@ -371,9 +375,9 @@ export function signedPayPalWebhook(event: object, webhookId: string) {
 }
 
 /** What the demo approval page shows: the plan, its price and the buyer. */
-export function mockPayPalApproval(token: string) {
-  const approval = readApproval(token);
-  const subscription = approval && readSubscription(approval.subscriptionId);
+export async function mockPayPalApproval(token: string) {
+  const approval = await readApproval(token);
+  const subscription = approval && (await readSubscription(approval.subscriptionId));
   if (!approval || !subscription) return undefined;
   const planId = approval.newPlanId ?? subscription.plan_id;
   const plan = planOf(planId);
@@ -395,13 +399,13 @@ export function mockPayPalApproval(token: string) {
  * a revision moves it to the new plan. Returns where PayPal would send the
  * buyer, with the query parameters PayPal adds.
  */
-export function approveMockPayPal(token: string): string | undefined {
-  return change((records) => {
-    const approval = records.get<MockApproval>(APPROVAL, token);
+export async function approveMockPayPal(token: string): Promise<string | undefined> {
+  return change(async (records) => {
+    const approval = await records.get<MockApproval>(APPROVAL, token);
     const subscription =
-      approval && records.get<MockSubscription>(SUBSCRIPTION, approval.subscriptionId);
+      approval && (await records.get<MockSubscription>(SUBSCRIPTION, approval.subscriptionId));
     if (!approval || !subscription) return undefined;
-    records.remove(APPROVAL, token);
+    await records.remove(APPROVAL, token);
     const now = new Date();
     if (approval.newPlanId) {
       subscription.plan_id = approval.newPlanId;
@@ -423,7 +427,7 @@ export function approveMockPayPal(token: string): string | undefined {
       });
     }
     subscription.update_time = now.toISOString();
-    records.put(SUBSCRIPTION, subscription.id, subscription);
+    await records.put(SUBSCRIPTION, subscription.id, subscription);
     const url = new URL(approval.returnUrl);
     url.searchParams.set('subscription_id', subscription.id);
     url.searchParams.set('ba_token', token);
@@ -433,8 +437,8 @@ export function approveMockPayPal(token: string): string | undefined {
 }
 
 /** Where the buyer goes on cancelling the approval: the cancel URL, as PayPal sends it. */
-export function mockPayPalCancelUrl(token: string): string | undefined {
-  const approval = readApproval(token);
+export async function mockPayPalCancelUrl(token: string): Promise<string | undefined> {
+  const approval = await readApproval(token);
   if (!approval) return undefined;
   const url = new URL(approval.cancelUrl);
   url.searchParams.set('ba_token', token);
@@ -443,9 +447,9 @@ export function mockPayPalCancelUrl(token: string): string | undefined {
 }
 
 /** For tests: move a subscription's dates (e.g. a renewal or the end of a paid period). */
-export function editMockPayPalSubscription(
+export async function editMockPayPalSubscription(
   subscriptionId: string,
   edit: (subscription: MockSubscription) => void,
 ) {
-  changeSubscription(subscriptionId, edit);
+  await changeSubscription(subscriptionId, edit);
 }

@@ -59,11 +59,11 @@ const SUBSCRIPTION = 'subscription';
 
 /** Changes one subscription in one transaction; undefined when Razorpay has no such subscription. */
 function changeSubscription<T>(id: string, run: (subscription: MockRazorpaySubscription) => T) {
-  return changeMockRecords('razorpay', (records) => {
-    const subscription = records.get<MockRazorpaySubscription>(SUBSCRIPTION, id);
+  return changeMockRecords('razorpay', async (records) => {
+    const subscription = await records.get<MockRazorpaySubscription>(SUBSCRIPTION, id);
     if (!subscription) return undefined;
     const result = run(subscription);
-    records.put(SUBSCRIPTION, id, subscription);
+    await records.put(SUBSCRIPTION, id, subscription);
     return result;
   });
 }
@@ -141,32 +141,34 @@ export const razorpayHandlers = [
       offer_id: null,
       remaining_count: body.total_count,
     };
-    changeMockRecords('razorpay', (records) => records.put(SUBSCRIPTION, id, subscription));
+    await changeMockRecords('razorpay', (records) => records.put(SUBSCRIPTION, id, subscription));
     return HttpResponse.json(subscription);
   }),
 
-  http.get(`${RAZORPAY_URL}/v1/subscriptions/:id`, ({ request, params }) => {
+  http.get(`${RAZORPAY_URL}/v1/subscriptions/:id`, async ({ request, params }) => {
     if (!authorized(request)) return error(401, 'The api key provided is invalid');
-    const subscription = getMockRazorpaySubscription(String(params.id));
+    const subscription = await getMockRazorpaySubscription(String(params.id));
     if (!subscription) return error(400, 'The id provided does not exist');
     return HttpResponse.json(subscription);
   }),
 
-  http.post(`${RAZORPAY_URL}/v1/subscriptions/:id/cancel`, ({ request, params }) => {
+  http.post(`${RAZORPAY_URL}/v1/subscriptions/:id/cancel`, async ({ request, params }) => {
     if (!authorized(request)) return error(401, 'The api key provided is invalid');
     const result =
-      changeSubscription(String(params.id), (subscription) => {
+      (await changeSubscription(String(params.id), (subscription) => {
         if (['cancelled', 'completed', 'expired'].includes(subscription.status))
           return 'Subscription is not cancellable in cancelled status.';
         subscription.status = 'cancelled';
         subscription.ended_at = now();
         return subscription;
-      }) ?? 'The id provided does not exist';
+      })) ?? 'The id provided does not exist';
     return typeof result === 'string' ? error(400, result) : HttpResponse.json(result);
   }),
 ];
 
-export function getMockRazorpaySubscription(id: string): MockRazorpaySubscription | undefined {
+export async function getMockRazorpaySubscription(
+  id: string,
+): Promise<MockRazorpaySubscription | undefined> {
   return readMockRecord<MockRazorpaySubscription>('razorpay', SUBSCRIPTION, id);
 }
 
@@ -186,8 +188,8 @@ const EVENTS: Record<RazorpaySimulation, { event: string; payment: boolean }> = 
  * cancelled. Changes the mock's state and returns the webhook Razorpay would
  * send: its body, its event id and its signature.
  */
-export function simulateRazorpay(id: string, what: RazorpaySimulation) {
-  const subscription = changeSubscription(id, (found) => {
+export async function simulateRazorpay(id: string, what: RazorpaySimulation) {
+  const subscription = await changeSubscription(id, (found) => {
     const months = DEMO_RAZORPAY_PLANS[found.plan_id]?.months ?? 1;
     const at = now();
     if (what === 'pay' || what === 'renew') {
@@ -255,9 +257,9 @@ export function signRazorpayWebhook(body: string, secret: string): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }
 
-export function editMockRazorpaySubscription(
+export async function editMockRazorpaySubscription(
   id: string,
   edit: (subscription: MockRazorpaySubscription) => void,
 ) {
-  changeSubscription(id, edit);
+  await changeSubscription(id, edit);
 }

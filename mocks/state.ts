@@ -1,27 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { demoProviderRecords, type PaymentProvider } from '../db/schema';
-import { db, writeTransaction, type Transaction } from '../app/utils/db.server';
+import type { PaymentProvider } from '../db/schema';
+import { database, first, tables, transaction } from '../app/utils/database.server';
 import { env } from '../app/utils/env.server';
 
 /**
  * What a simulated payment provider keeps on its side (its subscriptions, pending approvals), one
  * record a row of `demo_provider_records`. The web processes and the worker all change it, so
- * every change is one write transaction (BEGIN IMMEDIATE): a read, the change and the write
- * happen under SQLite's write lock, and no process overwrites another's record (ADR 0037). The
- * JSON files of earlier versions (`mock-paypal.json`...) are taken in once.
+ * every change is one transaction (BEGIN IMMEDIATE on SQLite, SERIALIZABLE on PostgreSQL): a
+ * read, the change and the write happen together, and no process overwrites another's record
+ * (ADR 0037). The JSON files of earlier versions (`mock-paypal.json`...) are taken in once.
  */
 export interface MockRecords {
-  get<T>(kind: string, id: string): T | undefined;
-  put<T>(kind: string, id: string, value: T): void;
-  remove(kind: string, id: string): void;
+  get<T>(kind: string, id: string): Promise<T | undefined>;
+  put<T>(kind: string, id: string, value: T): Promise<void>;
+  remove(kind: string, id: string): Promise<void>;
 }
 
-function recordsIn(
-  tx: Pick<Transaction, 'select' | 'insert' | 'delete'>,
-  provider: PaymentProvider,
-): MockRecords {
+/** The provider's records, read and written through `database()` (the transaction, inside one). */
+function recordsOf(provider: PaymentProvider): MockRecords {
+  const { demoProviderRecords } = tables;
   const where = (kind: string, id: string) =>
     and(
       eq(demoProviderRecords.provider, provider),
@@ -29,46 +28,50 @@ function recordsIn(
       eq(demoProviderRecords.id, id),
     );
   return {
-    get<T>(kind: string, id: string) {
-      const row = tx
-        .select({ data: demoProviderRecords.data })
-        .from(demoProviderRecords)
-        .where(where(kind, id))
-        .get();
+    async get<T>(kind: string, id: string) {
+      const row = await first(
+        database()
+          .select({ data: demoProviderRecords.data })
+          .from(demoProviderRecords)
+          .where(where(kind, id)),
+      );
       return row?.data as T | undefined;
     },
-    put<T>(kind: string, id: string, value: T) {
-      tx.insert(demoProviderRecords)
+    async put<T>(kind: string, id: string, value: T) {
+      await database()
+        .insert(demoProviderRecords)
         .values({ provider, kind, id, data: value as object })
         .onConflictDoUpdate({
           target: [demoProviderRecords.provider, demoProviderRecords.kind, demoProviderRecords.id],
           set: { data: value as object, updatedAt: new Date() },
-        })
-        .run();
+        });
     },
-    remove(kind: string, id: string) {
-      tx.delete(demoProviderRecords).where(where(kind, id)).run();
+    async remove(kind: string, id: string) {
+      await database().delete(demoProviderRecords).where(where(kind, id));
     },
   };
 }
 
 /** One record as the provider has it now. */
-export function readMockRecord<T>(
+export async function readMockRecord<T>(
   provider: PaymentProvider,
   kind: string,
   id: string,
-): T | undefined {
-  importLegacyFile(provider);
-  return recordsIn(db(), provider).get<T>(kind, id);
+): Promise<T | undefined> {
+  await importLegacyFile(provider);
+  return recordsOf(provider).get<T>(kind, id);
 }
 
-/** Reads and changes the provider's records in one write transaction; returns what `change` does. */
-export function changeMockRecords<T>(
+/**
+ * Reads and changes the provider's records in one transaction; returns what `change` does. On
+ * PostgreSQL `change` may run more than once (a serialization retry): database work only.
+ */
+export async function changeMockRecords<T>(
   provider: PaymentProvider,
-  change: (records: MockRecords) => T,
-): T {
-  importLegacyFile(provider);
-  return writeTransaction((tx) => change(recordsIn(tx, provider)));
+  change: (records: MockRecords) => Promise<T>,
+): Promise<T> {
+  await importLegacyFile(provider);
+  return transaction(() => change(recordsOf(provider)));
 }
 
 /**
@@ -76,7 +79,7 @@ export function changeMockRecords<T>(
  * and rewritten whole by every process, which lost writes). Its records move into the table once,
  * without overwriting newer ones, and the file is renamed so that it is not read again.
  */
-function importLegacyFile(provider: PaymentProvider) {
+async function importLegacyFile(provider: PaymentProvider) {
   const file = path.join(env().DATA_DIR, `mock-${provider}.json`);
   if (!fs.existsSync(file)) return;
   let legacy: Record<string, Record<string, unknown>> = {};
@@ -86,13 +89,14 @@ function importLegacyFile(provider: PaymentProvider) {
   } catch {
     // Gone meanwhile, or half-written as the old format could leave it: nothing to take in.
   }
-  writeTransaction((tx) => {
+  const { demoProviderRecords } = tables;
+  await transaction(async (tx) => {
     for (const [kind, records] of Object.entries(legacy))
       for (const [id, data] of Object.entries(typeof records === 'object' ? (records ?? {}) : {}))
-        tx.insert(demoProviderRecords)
+        await tx
+          .insert(demoProviderRecords)
           .values({ provider, kind: singular(kind), id, data: data as object })
-          .onConflictDoNothing()
-          .run();
+          .onConflictDoNothing();
   });
   try {
     fs.renameSync(file, `${file}.imported`);

@@ -1,6 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { emailChangeTokens, passwordResetTokens, sessions } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { deleteApiTokensOf } from './api-tokens.server';
 
 /**
@@ -9,17 +8,16 @@ import { deleteApiTokensOf } from './api-tokens.server';
  * stores a new password (profile change or reset), so someone who had the account cannot keep it
  * through any of them.
  */
-export function revokeAccountAccess(userId: string, now = new Date()) {
-  db().delete(sessions).where(eq(sessions.userId, userId)).run();
-  deleteApiTokensOf(userId);
-  db()
+export async function revokeAccountAccess(userId: string, now = new Date()): Promise<void> {
+  const { emailChangeTokens, passwordResetTokens, sessions } = tables;
+  await database().delete(sessions).where(eq(sessions.userId, userId));
+  await deleteApiTokensOf(userId);
+  await database()
     .update(passwordResetTokens)
     .set({ usedAt: now })
-    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)))
-    .run();
-  db()
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+  await database()
     .update(emailChangeTokens)
     .set({ usedAt: now })
-    .where(and(eq(emailChangeTokens.userId, userId), isNull(emailChangeTokens.usedAt)))
-    .run();
+    .where(and(eq(emailChangeTokens.userId, userId), isNull(emailChangeTokens.usedAt)));
 }

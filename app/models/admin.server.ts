@@ -1,16 +1,6 @@
-import { and, asc, count, desc, eq, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import {
-  adminAudit,
-  courseCompletions,
-  contacts,
-  courses,
-  lessons,
-  receipts,
-  subscriptions,
-  users,
-} from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { database, first, tables, type Tables } from '~/utils/database.server';
 
 /**
  * What the admin panel reads: counts from aggregate queries and every table
@@ -32,31 +22,35 @@ export interface Page<T> {
   pageSize: number;
 }
 
-function paged<T>(
+async function paged<T>(
   request: PageRequest,
   columns: Record<string, SQLiteColumn | SQL>,
   fallback: string,
-  run: (order: SQL, limit: number, offset: number) => T[],
-  total: () => number,
-): Page<T> {
+  run: (order: SQL, limit: number, offset: number) => Promise<T[]>,
+  total: () => Promise<number>,
+): Promise<Page<T>> {
   const column = columns[request.sort] ?? columns[fallback]!;
   const order = request.dir === 'asc' ? asc(column) : desc(column);
-  const rows = run(order, request.pageSize, (request.page - 1) * request.pageSize);
-  return { rows, total: total(), page: request.page, pageSize: request.pageSize };
+  const rows = await run(order, request.pageSize, (request.page - 1) * request.pageSize);
+  return { rows, total: await total(), page: request.page, pageSize: request.pageSize };
 }
 
 const contains = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+// lower() on both sides: `like` ignores ASCII case on SQLite but not on PostgreSQL.
 const search = (q: string, ...columns: (SQLiteColumn | SQL)[]) =>
-  q ? or(...columns.map((column) => sql`${column} like ${contains(q)} escape '\\'`)) : undefined;
+  q
+    ? or(...columns.map((column) => sql`lower(${column}) like lower(${contains(q)}) escape '\\'`))
+    : undefined;
 
-const userColumns = {
+const userColumns = ({ users }: Pick<Tables, 'users'>) => ({
   email: users.email,
   name: users.name,
   type: users.plan,
   created: users.createdAt,
-};
+});
 
-export function listUsers(request: PageRequest, options: { paidOnly?: boolean } = {}) {
+export async function listUsers(request: PageRequest, options: { paidOnly?: boolean } = {}) {
+  const { users } = tables;
   const where = and(
     options.paidOnly ? inArray(users.plan, ['monthly', 'yearly']) : undefined,
     search(request.q, users.email, users.name),
@@ -70,40 +64,40 @@ export function listUsers(request: PageRequest, options: { paidOnly?: boolean } 
   };
   return paged(
     request,
-    userColumns,
+    userColumns(tables),
     'created',
     (order, limit, offset) =>
-      db()
+      database()
         .select(select)
         .from(users)
         .where(where)
         .orderBy(order, desc(users.id))
         .limit(limit)
-        .offset(offset)
-        .all(),
-    () => db().select({ n: count() }).from(users).where(where).get()?.n ?? 0,
+        .offset(offset),
+    async () => (await first(database().select({ n: count() }).from(users).where(where)))?.n ?? 0,
   );
 }
 
-export function listCourses(request: PageRequest) {
+export async function listCourses(request: PageRequest) {
+  const { courseCompletions, courses, users } = tables;
   const where = search(request.q, courses.mainTopic);
   return paged(
     request,
     { title: courses.mainTopic, type: courses.type, created: courses.createdAt },
     'created',
-    (order, limit, offset) => {
+    async (order, limit, offset) => {
       // The page's ids first, from the index alone: a late page never joins the rows it skips.
-      const ids = db()
-        .select({ id: courses.id })
-        .from(courses)
-        .where(where)
-        .orderBy(order, desc(courses.id))
-        .limit(limit)
-        .offset(offset)
-        .all()
-        .map((row) => row.id);
+      const ids = (
+        await database()
+          .select({ id: courses.id })
+          .from(courses)
+          .where(where)
+          .orderBy(order, desc(courses.id))
+          .limit(limit)
+          .offset(offset)
+      ).map((row) => row.id);
       if (ids.length === 0) return [];
-      const rows = db()
+      const rows = await database()
         .select({
           id: courses.id,
           title: courses.mainTopic,
@@ -118,117 +112,144 @@ export function listCourses(request: PageRequest) {
         .from(courses)
         .innerJoin(users, eq(users.id, courses.userId))
         .leftJoin(courseCompletions, eq(courseCompletions.courseId, courses.id))
-        .where(inArray(courses.id, ids))
-        .all();
+        .where(inArray(courses.id, ids));
       const position = new Map(ids.map((id, index) => [id, index]));
       return rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
     },
-    () => db().select({ n: count() }).from(courses).where(where).get()?.n ?? 0,
+    async () => (await first(database().select({ n: count() }).from(courses).where(where)))?.n ?? 0,
   );
 }
 
-export function listContacts(request: PageRequest) {
+export async function listContacts(request: PageRequest) {
+  const { contacts } = tables;
   const where = search(request.q, contacts.email, contacts.firstName, contacts.lastName);
   return paged(
     request,
     { created: contacts.createdAt, email: contacts.email },
     'created',
     (order, limit, offset) =>
-      db()
+      database()
         .select()
         .from(contacts)
         .where(where)
         .orderBy(order, desc(contacts.id))
         .limit(limit)
-        .offset(offset)
-        .all(),
-    () => db().select({ n: count() }).from(contacts).where(where).get()?.n ?? 0,
+        .offset(offset),
+    async () =>
+      (await first(database().select({ n: count() }).from(contacts).where(where)))?.n ?? 0,
   );
 }
 
 /** Admins and the main admin (few; not paged). */
-export function listAdmins() {
-  return db()
+export async function listAdmins() {
+  const { users } = tables;
+  return database()
     .select({ id: users.id, email: users.email, name: users.name, role: users.role })
     .from(users)
     .where(inArray(users.role, ['admin', 'main_admin']))
-    .orderBy(desc(sql`${users.role} = 'main_admin'`), asc(users.email))
-    .all();
+    .orderBy(desc(sql`${users.role} = 'main_admin'`), asc(users.email));
 }
 
-export function setRole(userId: string, role: 'admin' | 'member') {
-  return (
-    db()
-      .update(users)
-      .set({ role, updatedAt: new Date() })
-      .where(and(eq(users.id, userId), sql`${users.role} != 'main_admin'`))
-      .run().changes > 0
-  );
+export async function setRole(userId: string, role: 'admin' | 'member'): Promise<boolean> {
+  const { users } = tables;
+  const changed = await database()
+    .update(users)
+    .set({ role, updatedAt: new Date() })
+    .where(and(eq(users.id, userId), ne(users.role, 'main_admin')))
+    .returning({ id: users.id });
+  return changed.length > 0;
 }
 
-export function recordAudit(actor: { id: string; email: string }, action: string, detail: string) {
-  db()
+export async function recordAudit(
+  actor: { id: string; email: string },
+  action: string,
+  detail: string,
+) {
+  const { adminAudit } = tables;
+  await database()
     .insert(adminAudit)
-    .values({ actorId: actor.id, actorEmail: actor.email, action, detail })
-    .run();
+    .values({ actorId: actor.id, actorEmail: actor.email, action, detail });
 }
 
-export function listAudit(limit = 20) {
-  return db().select().from(adminAudit).orderBy(desc(adminAudit.id)).limit(limit).all();
+export async function listAudit(limit = 20) {
+  const { adminAudit } = tables;
+  return database().select().from(adminAudit).orderBy(desc(adminAudit.id)).limit(limit);
 }
 
-const MONTHLY_VALUE = sql<number>`coalesce(sum(case when ${subscriptions.plan} = 'yearly' then ${subscriptions.amountCents} / 12.0 else ${subscriptions.amountCents} end), 0)`;
+/**
+ * The monthly value of the subscriptions summed: a numeric on PostgreSQL, which node-postgres
+ * returns as a string, hence `mapWith(Number)`.
+ */
+const monthlyValue = ({ subscriptions }: Pick<Tables, 'subscriptions'>) =>
+  sql<number>`coalesce(sum(case when ${subscriptions.plan} = 'yearly' then ${subscriptions.amountCents} / 12.0 else ${subscriptions.amountCents} end), 0)`.mapWith(
+    Number,
+  );
 
-/** The dashboard's figures, each from one aggregate query. */
-export function dashboardFigures(now = new Date()) {
+/**
+ * The dashboard's figures, each from one aggregate query. Counts and sums go through
+ * `count()` / `mapWith(Number)` (PostgreSQL returns bigint and numeric as strings), and a count
+ * of the rows matching a condition is `count(*) filter (where ...)`, which both databases have.
+ */
+export async function dashboardFigures(now = new Date()) {
+  const { courses, lessons, receipts, subscriptions, users } = tables;
   const monthAgo = new Date(now.getTime() - 30 * 24 * 3600 * 1000);
-  const byPlan = db()
-    .select({ free: sql<number>`coalesce(sum(${users.plan} = 'free'), 0)`, all: count() })
-    .from(users)
-    .get()!;
-  const byType = db()
-    .select({ video: sql<number>`coalesce(sum(${courses.type} = 'video'), 0)`, all: count() })
-    .from(courses)
-    .get()!;
-  const recurring = db()
-    .select({ cents: MONTHLY_VALUE })
-    .from(subscriptions)
-    .where(eq(subscriptions.status, 'active'))
-    .get()!;
-  const total = db()
-    .select({ cents: sql<number>`coalesce(sum(${receipts.amountCents}), 0)` })
-    .from(receipts)
-    .get()!;
-  const newMembers = db()
-    .select({ n: count() })
-    .from(users)
-    .where(gte(users.createdAt, monthAgo))
-    .get()!.n;
-  const newCourses = db()
-    .select({ n: count() })
-    .from(courses)
-    .where(gte(courses.createdAt, monthAgo))
-    .get()!.n;
-  const lessonStates = db()
-    .select({
-      generating: sql<number>`coalesce(sum(${lessons.state} != 'done'), 0)`,
-      failing: sql<number>`coalesce(sum(${lessons.state} != 'done' and ${lessons.attempts} > 1), 0)`,
-    })
-    .from(lessons)
-    .where(sql`${lessons.state} != 'done'`)
-    .get()!;
+  const [byPlan, byType, recurring, total, newMembers, newCourses, lessonStates] =
+    await Promise.all([
+      first(
+        database()
+          .select({
+            free: sql<number>`count(*) filter (where ${users.plan} = 'free')`.mapWith(Number),
+            all: count(),
+          })
+          .from(users),
+      ),
+      first(
+        database()
+          .select({
+            video: sql<number>`count(*) filter (where ${courses.type} = 'video')`.mapWith(Number),
+            all: count(),
+          })
+          .from(courses),
+      ),
+      first(
+        database()
+          .select({ cents: monthlyValue(tables) })
+          .from(subscriptions)
+          .where(eq(subscriptions.status, 'active')),
+      ),
+      first(
+        database()
+          .select({
+            cents: sql<number>`coalesce(sum(${receipts.amountCents}), 0)`.mapWith(Number),
+          })
+          .from(receipts),
+      ),
+      first(database().select({ n: count() }).from(users).where(gte(users.createdAt, monthAgo))),
+      first(
+        database().select({ n: count() }).from(courses).where(gte(courses.createdAt, monthAgo)),
+      ),
+      first(
+        database()
+          .select({
+            generating: count(),
+            failing: sql<number>`count(*) filter (where ${lessons.attempts} > 1)`.mapWith(Number),
+          })
+          .from(lessons)
+          .where(ne(lessons.state, 'done')),
+      ),
+    ]);
   return {
-    users: byPlan.all,
-    paid: byPlan.all - byPlan.free,
-    free: byPlan.free,
-    courses: byType.all,
-    textType: byType.all - byType.video,
-    videoType: byType.video,
-    recurringCents: Math.round(recurring.cents),
-    totalCents: total.cents,
-    newMembers,
-    newCourses,
-    lessonsGenerating: lessonStates.generating,
-    lessonsRetrying: lessonStates.failing,
+    users: byPlan!.all,
+    paid: byPlan!.all - byPlan!.free,
+    free: byPlan!.free,
+    courses: byType!.all,
+    textType: byType!.all - byType!.video,
+    videoType: byType!.video,
+    recurringCents: Math.round(recurring!.cents),
+    totalCents: total!.cents,
+    newMembers: newMembers!.n,
+    newCourses: newCourses!.n,
+    lessonsGenerating: lessonStates!.generating,
+    lessonsRetrying: lessonStates!.failing,
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
-import { courseCompletions, courses, lessons, users } from '../../db/schema';
-import { db, writeTransaction } from '~/utils/db.server';
+import type { courseCompletions } from '../../db/schema';
+import { database, first, tables, transaction } from '~/utils/database.server';
 import { progressPercent } from '~/domain/progress';
 
 /**
@@ -18,38 +18,42 @@ export interface Progress {
   percent: number;
 }
 
-export function courseProgress(courseId: string): Progress {
-  const row = db()
-    .select({
-      total: count(),
-      done: sql<number>`coalesce(sum(case when ${lessons.done} then 1 else 0 end), 0)`,
-    })
-    .from(lessons)
-    .where(eq(lessons.courseId, courseId))
-    .get();
+export async function courseProgress(courseId: string): Promise<Progress> {
+  const { lessons } = tables;
+  const row = await first(
+    database()
+      .select({
+        total: count(),
+        done: sql<number>`count(*) filter (where ${eq(lessons.done, true)})`.mapWith(Number),
+      })
+      .from(lessons)
+      .where(eq(lessons.courseId, courseId)),
+  );
   const total = row?.total ?? 0;
   const done = Number(row?.done ?? 0);
   return { done, total, percent: progressPercent(done, total) };
 }
 
-export function getCompletion(courseId: string): Completion | undefined {
-  return db()
-    .select()
-    .from(courseCompletions)
-    .where(eq(courseCompletions.courseId, courseId))
-    .get();
+export async function getCompletion(courseId: string): Promise<Completion | undefined> {
+  const { courseCompletions } = tables;
+  return first(
+    database().select().from(courseCompletions).where(eq(courseCompletions.courseId, courseId)),
+  );
 }
 
 /** The course the member finished last, if any. */
-export function latestCompletedCourseId(userId: string): string | undefined {
-  return db()
-    .select({ courseId: courseCompletions.courseId })
-    .from(courseCompletions)
-    .innerJoin(courses, eq(courses.id, courseCompletions.courseId))
-    .where(eq(courses.userId, userId))
-    .orderBy(desc(courseCompletions.completedAt))
-    .limit(1)
-    .get()?.courseId;
+export async function latestCompletedCourseId(userId: string): Promise<string | undefined> {
+  const { courseCompletions, courses } = tables;
+  const row = await first(
+    database()
+      .select({ courseId: courseCompletions.courseId })
+      .from(courseCompletions)
+      .innerJoin(courses, eq(courses.id, courseCompletions.courseId))
+      .where(eq(courses.userId, userId))
+      .orderBy(desc(courseCompletions.completedAt))
+      .limit(1),
+  );
+  return row?.courseId;
 }
 
 // Crockford's base32: no I, L, O or U, so an id read off a printed page is typed back right.
@@ -82,19 +86,21 @@ export interface PublicCertificate {
 }
 
 /** What the public verification page may show: name, course and date, nothing else. */
-export function getCertificateByPublicId(id: string): PublicCertificate | undefined {
+export async function getCertificateByPublicId(id: string): Promise<PublicCertificate | undefined> {
   const normalized = normalizeCertificateId(id);
   if (!normalized) return undefined;
-  return db()
-    .select({
-      certificateId: courseCompletions.certificateId,
-      memberName: courseCompletions.memberName,
-      courseTitle: courseCompletions.courseTitle,
-      completedAt: courseCompletions.completedAt,
-    })
-    .from(courseCompletions)
-    .where(eq(courseCompletions.certificateId, normalized))
-    .get();
+  const { courseCompletions } = tables;
+  return first(
+    database()
+      .select({
+        certificateId: courseCompletions.certificateId,
+        memberName: courseCompletions.memberName,
+        courseTitle: courseCompletions.courseTitle,
+        completedAt: courseCompletions.completedAt,
+      })
+      .from(courseCompletions)
+      .where(eq(courseCompletions.certificateId, normalized)),
+  );
 }
 
 /**
@@ -102,32 +108,33 @@ export function getCertificateByPublicId(id: string): PublicCertificate | undefi
  * and only when every lesson is done, with the name and title as they will be
  * printed. A second call returns the first record.
  */
-export function recordCompletion(
+export async function recordCompletion(
   userId: string,
   courseId: string,
   now: Date,
-):
+): Promise<
   | { ok: true; completion: Completion; created: boolean }
-  | { ok: false; reason: 'not-found' | 'incomplete' } {
-  return writeTransaction((tx) => {
-    const course = tx
-      .select({ id: courses.id, mainTopic: courses.mainTopic, memberName: users.name })
-      .from(courses)
-      .innerJoin(users, eq(users.id, courses.userId))
-      .where(and(eq(courses.id, courseId), eq(courses.userId, userId)))
-      .get();
+  | { ok: false; reason: 'not-found' | 'incomplete' }
+> {
+  return transaction(async (tx) => {
+    const { courseCompletions, courses, users } = tables;
+    const course = await first(
+      tx
+        .select({ id: courses.id, mainTopic: courses.mainTopic, memberName: users.name })
+        .from(courses)
+        .innerJoin(users, eq(users.id, courses.userId))
+        .where(and(eq(courses.id, courseId), eq(courses.userId, userId))),
+    );
     if (!course) return { ok: false as const, reason: 'not-found' as const };
-    const existing = tx
-      .select()
-      .from(courseCompletions)
-      .where(eq(courseCompletions.courseId, courseId))
-      .get();
+    const existing = await first(
+      tx.select().from(courseCompletions).where(eq(courseCompletions.courseId, courseId)),
+    );
     if (existing) return { ok: true as const, completion: existing, created: false };
-    if (courseProgress(courseId).percent < 100)
+    if ((await courseProgress(courseId)).percent < 100)
       return { ok: false as const, reason: 'incomplete' as const };
     // The certificate id is unique; on the (astronomically rare) clash draw another.
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const inserted = tx
+      const [inserted] = await tx
         .insert(courseCompletions)
         .values({
           courseId,
@@ -137,8 +144,7 @@ export function recordCompletion(
           courseTitle: course.mainTopic,
         })
         .onConflictDoNothing()
-        .returning()
-        .get();
+        .returning();
       if (inserted) return { ok: true as const, completion: inserted, created: true };
     }
     throw new Error('Could not draw a unique certificate id');
@@ -157,9 +163,10 @@ export const EMAIL_CLAIM_LEASE_MS = 15 * 60_000;
  * Claims the certificate email of a course unless it went out or someone else
  * holds a live claim. True when this caller may send it.
  */
-export function claimCertificateEmail(courseId: string, claimedAt: Date): boolean {
+export async function claimCertificateEmail(courseId: string, claimedAt: Date): Promise<boolean> {
+  const { courseCompletions } = tables;
   const leaseStart = new Date(claimedAt.getTime() - EMAIL_CLAIM_LEASE_MS);
-  const claim = db()
+  const claimed = await database()
     .update(courseCompletions)
     .set({ emailClaimedAt: claimedAt })
     .where(
@@ -172,22 +179,23 @@ export function claimCertificateEmail(courseId: string, claimedAt: Date): boolea
         ),
       ),
     )
-    .run();
-  return claim.changes > 0;
+    .returning({ courseId: courseCompletions.courseId });
+  return claimed.length > 0;
 }
 
 /** The email went out: remember it (and drop any claim). */
-export function markCertificateEmailed(courseId: string) {
-  db()
+export async function markCertificateEmailed(courseId: string) {
+  const { courseCompletions } = tables;
+  await database()
     .update(courseCompletions)
     .set({ emailedAt: new Date(), emailClaimedAt: null })
-    .where(eq(courseCompletions.courseId, courseId))
-    .run();
+    .where(eq(courseCompletions.courseId, courseId));
 }
 
 /** A failed send gives its own claim back, so the next try need not wait for the lease. */
-export function releaseCertificateEmailClaim(courseId: string, claimedAt: Date) {
-  db()
+export async function releaseCertificateEmailClaim(courseId: string, claimedAt: Date) {
+  const { courseCompletions } = tables;
+  await database()
     .update(courseCompletions)
     .set({ emailClaimedAt: null })
     .where(
@@ -195,27 +203,28 @@ export function releaseCertificateEmailClaim(courseId: string, claimedAt: Date) 
         eq(courseCompletions.courseId, courseId),
         eq(courseCompletions.emailClaimedAt, claimedAt),
       ),
-    )
-    .run();
+    );
 }
 
 /** A completion with its course owner's current address (for the retry job). */
-export function getCompletionWithOwnerEmail(courseId: string) {
-  return db()
-    .select({ completion: courseCompletions, email: users.email })
-    .from(courseCompletions)
-    .innerJoin(courses, eq(courses.id, courseCompletions.courseId))
-    .innerJoin(users, eq(users.id, courses.userId))
-    .where(eq(courseCompletions.courseId, courseId))
-    .get();
+export async function getCompletionWithOwnerEmail(courseId: string) {
+  const { courseCompletions, courses, users } = tables;
+  return first(
+    database()
+      .select({ completion: courseCompletions, email: users.email })
+      .from(courseCompletions)
+      .innerJoin(courses, eq(courses.id, courseCompletions.courseId))
+      .innerJoin(users, eq(users.id, courses.userId))
+      .where(eq(courseCompletions.courseId, courseId)),
+  );
 }
 
 /** Certificates finished since `since` whose email has not gone out (the sweep's part). */
-export function listUnemailedCompletionIds(since: Date): string[] {
-  return db()
+export async function listUnemailedCompletionIds(since: Date): Promise<string[]> {
+  const { courseCompletions } = tables;
+  const rows = await database()
     .select({ courseId: courseCompletions.courseId })
     .from(courseCompletions)
-    .where(and(isNull(courseCompletions.emailedAt), gte(courseCompletions.completedAt, since)))
-    .all()
-    .map((row) => row.courseId);
+    .where(and(isNull(courseCompletions.emailedAt), gte(courseCompletions.completedAt, since)));
+  return rows.map((row) => row.courseId);
 }

@@ -1,5 +1,5 @@
-import { contacts } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import type { contacts } from '../../db/schema';
+import { database, tables } from '~/utils/database.server';
 import { newId } from '~/utils/ids.server';
 
 export type Contact = typeof contacts.$inferSelect;
@@ -13,8 +13,9 @@ export interface NewContact {
   msg: string;
 }
 
-export function createContact(input: NewContact): Contact {
-  return db()
+export async function createContact(input: NewContact): Promise<Contact> {
+  const { contacts } = tables;
+  const [row] = await database()
     .insert(contacts)
     .values({
       id: newId(),
@@ -24,6 +25,6 @@ export function createContact(input: NewContact): Contact {
       phone: input.phone,
       message: input.msg,
     })
-    .returning()
-    .get();
+    .returning();
+  return row!;
 }

@@ -1,17 +1,22 @@
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
-import {
-  courseCompletions,
+import type {
   courses,
-  lessons,
-  topics,
-  type CourseType,
-  type GenerationState,
-  type MediaState,
-  type QuizQuestion,
+  CourseType,
+  GenerationState,
+  MediaState,
+  QuizQuestion,
 } from '../../db/schema';
-import { db, preparedStatement, writeTransaction } from '~/utils/db.server';
-import type { Db } from '../../db/connection';
+import {
+  database,
+  databaseDialect,
+  first,
+  preparedQuery,
+  tables,
+  transaction,
+  type Database,
+  type Tables,
+} from '~/utils/database.server';
 import { insertCourseQuizzes, type CourseQuizTopic } from './quizzes.server';
 import { insertOwedDecks, insertWrittenDecks, type NewCard } from './flashcards.server';
 import { newId } from '~/utils/ids.server';
@@ -66,7 +71,7 @@ function photoFromFirstLesson(
  * written, still gets a job for that lesson (its media pending), which looks for the card photo
  * as a first lesson's job always does.
  */
-export function createCourseWithLessons(input: {
+export async function createCourseWithLessons(input: {
   userId: string;
   mainTopic: string;
   type: CourseType;
@@ -74,12 +79,13 @@ export function createCourseWithLessons(input: {
   photo?: { url: string; credit: string | null } | null;
   topics: NewTopic[];
   examQuestions?: QuizQuestion[] | null;
-}): { course: Course; lessons: CreatedLesson[] } {
+}): Promise<{ course: Course; lessons: CreatedLesson[] }> {
   const firstLesson = input.topics[0]?.lessons[0];
   const photo = input.photo ?? photoFromFirstLesson(input.type, firstLesson);
   const firstNeedsPhotoJob = !photo && Boolean(firstLesson?.theory);
-  return writeTransaction((tx) => {
-    const course = tx
+  return transaction(async (tx) => {
+    const { courses, lessons, topics } = tables;
+    const [inserted] = await tx
       .insert(courses)
       .values({
         id: newId(),
@@ -90,14 +96,14 @@ export function createCourseWithLessons(input: {
         photoUrl: photo?.url,
         photoCredit: photo?.credit,
       })
-      .returning()
-      .get();
+      .returning();
+    const course = inserted!;
     // One statement for the topics and one for the lessons, not one per row: each statement is
     // built and prepared on the request thread, and a burst of Generate Course multiplies it.
     const topicIds = new Map(
       (input.topics.length === 0
         ? []
-        : tx
+        : await tx
             .insert(topics)
             .values(
               input.topics.map((topic, position) => ({
@@ -107,7 +113,6 @@ export function createCourseWithLessons(input: {
               })),
             )
             .returning({ id: topics.id, position: topics.position })
-            .all()
       ).map((row) => [row.position, row.id]),
     );
     const quizTopics: CourseQuizTopic[] = input.topics.map((topic, position) => ({
@@ -126,7 +131,7 @@ export function createCourseWithLessons(input: {
     const lessonIds =
       lessonRows.length === 0
         ? []
-        : tx
+        : await tx
             .insert(lessons)
             .values(
               lessonRows.map(({ lesson, topicPosition, position }, ordinal) => {
@@ -149,23 +154,20 @@ export function createCourseWithLessons(input: {
                 };
               }),
             )
-            .returning({ id: lessons.id, ordinal: lessons.ordinal })
-            .all();
+            .returning({ id: lessons.id, ordinal: lessons.ordinal });
     const created: CreatedLesson[] = lessonIds
       .map((row) => ({ id: row.id, ordinal: row.ordinal, pending: pendingByOrdinal[row.ordinal]! }))
       .sort((a, b) => a.ordinal - b.ordinal);
-    insertCourseQuizzes(tx, course.id, quizTopics, input.examQuestions);
+    await insertCourseQuizzes(course.id, quizTopics, input.examQuestions);
     const written = lessonIds
       .map((row) => ({ lessonId: row.id, lesson: lessonRows[row.ordinal]!.lesson }))
       .filter(({ lesson }) => lesson.theory);
-    insertOwedDecks(
-      tx,
+    await insertOwedDecks(
       written
         .filter(({ lesson }) => !lesson.flashcards?.length)
         .map(({ lessonId }) => ({ lessonId, courseId: course.id })),
     );
-    insertWrittenDecks(
-      tx,
+    await insertWrittenDecks(
       course.id,
       input.userId,
       written
@@ -177,16 +179,17 @@ export function createCourseWithLessons(input: {
 }
 
 /** Any course by id: only for readers that reach it without an owner (a shared link). */
-export function getCourse(id: string): Course | undefined {
-  return db().select().from(courses).where(eq(courses.id, id)).get();
+export async function getCourse(id: string): Promise<Course | undefined> {
+  const { courses } = tables;
+  return first(database().select().from(courses).where(eq(courses.id, id)));
 }
 
 /** Another member's course is as absent as one that never existed. */
-export function getCourseForUser(id: string, userId: string): Course | undefined {
-  return ownCourseStatement().get({ id, userId });
+export async function getCourseForUser(id: string, userId: string): Promise<Course | undefined> {
+  return first(ownCourseStatement().execute({ id, userId }));
 }
 
-const ownCourseStatement = preparedStatement((db) =>
+const ownCourseStatement = preparedQuery((db, { courses }) =>
   db
     .select()
     .from(courses)
@@ -196,8 +199,9 @@ const ownCourseStatement = preparedStatement((db) =>
     .prepare(),
 );
 
-export function deleteCourse(id: string) {
-  db().delete(courses).where(eq(courses.id, id)).run();
+export async function deleteCourse(id: string) {
+  const { courses } = tables;
+  await database().delete(courses).where(eq(courses.id, id));
 }
 
 export interface CourseCard {
@@ -211,7 +215,7 @@ export interface CourseCard {
   language: string;
 }
 
-const cardColumns = {
+const cardColumns = ({ courses, courseCompletions }: Tables) => ({
   id: courses.id,
   userId: courses.userId,
   mainTopic: courses.mainTopic,
@@ -220,7 +224,7 @@ const cardColumns = {
   createdAt: courses.createdAt,
   completedAt: courseCompletions.completedAt,
   language: courses.language,
-};
+});
 
 /** Where a page of a member's courses starts: just after this course (keyset, never OFFSET). */
 export interface CourseKey {
@@ -228,23 +232,25 @@ export interface CourseKey {
   id: string;
 }
 
-const cardsOf = (db: Db) =>
+const cardsOf = (db: Database, t: Tables) =>
   db
-    .select(cardColumns)
-    .from(courses)
-    .leftJoin(courseCompletions, eq(courseCompletions.courseId, courses.id));
+    .select(cardColumns(t))
+    .from(t.courses)
+    .leftJoin(t.courseCompletions, eq(t.courseCompletions.courseId, t.courses.id));
 
-const firstCardsStatement = preparedStatement((db) =>
-  cardsOf(db)
+const firstCardsStatement = preparedQuery((db, t) => {
+  const { courses } = t;
+  return cardsOf(db, t)
     .where(eq(courses.userId, sql.placeholder('userId')))
     .orderBy(desc(courses.createdAt), desc(courses.id))
     .limit(sql.placeholder('limit'))
-    .prepare(),
-);
+    .prepare();
+});
 
 // The row-value comparison walks courses_user_created_idx from the key on, whatever the page.
-const laterCardsStatement = preparedStatement((db) =>
-  cardsOf(db)
+const laterCardsStatement = preparedQuery((db, t) => {
+  const { courses } = t;
+  return cardsOf(db, t)
     .where(
       and(
         eq(courses.userId, sql.placeholder('userId')),
@@ -253,29 +259,32 @@ const laterCardsStatement = preparedStatement((db) =>
     )
     .orderBy(desc(courses.createdAt), desc(courses.id))
     .limit(sql.placeholder('limit'))
-    .prepare(),
-);
+    .prepare();
+});
 
 /**
  * A page of the member's courses, newest first, without any lesson (for /home and
  * /api/courses): at most `limit`, after `after` when given.
  */
-export function listCoursesForUser(
+export async function listCoursesForUser(
   userId: string,
   { limit, after }: { limit: number; after?: CourseKey | null },
-): CourseCard[] {
-  return after
-    ? laterCardsStatement().all({ userId, limit, createdAt: after.createdAtMs, id: after.id })
-    : firstCardsStatement().all({ userId, limit });
+): Promise<CourseCard[]> {
+  if (!after) return firstCardsStatement().execute({ userId, limit });
+  // A placeholder inside raw SQL is not mapped by the column: SQLite keeps the time as
+  // milliseconds, PostgreSQL as a timestamptz (node-postgres sends a Date as one).
+  const createdAt =
+    databaseDialect() === 'postgres' ? new Date(after.createdAtMs) : after.createdAtMs;
+  return laterCardsStatement().execute({ userId, limit, createdAt, id: after.id });
 }
 
 /** The card photo, set once. */
-export function setCoursePhoto(courseId: string, photo: { url: string; credit: string }) {
-  db()
+export async function setCoursePhoto(courseId: string, photo: { url: string; credit: string }) {
+  const { courses } = tables;
+  await database()
     .update(courses)
     .set({ photoUrl: photo.url, photoCredit: photo.credit, updatedAt: new Date() })
-    .where(and(eq(courses.id, courseId), isNull(courses.photoUrl)))
-    .run();
+    .where(and(eq(courses.id, courseId), isNull(courses.photoUrl)));
 }
 
 export interface LessonSummary {
@@ -295,15 +304,15 @@ export interface TopicSummary {
 }
 
 /** What the status of a lesson is made of; both queries below read these columns. */
-const lessonStateColumns = {
+const lessonStateColumns = ({ lessons }: Tables) => ({
   id: lessons.id,
   done: lessons.done,
   state: lessons.state,
   attempts: lessons.attempts,
   mediaState: lessons.mediaState,
-};
+});
 
-const outlineTopicsStatement = preparedStatement((db) =>
+const outlineTopicsStatement = preparedQuery((db, { topics }) =>
   db
     .select({ id: topics.id, title: topics.title })
     .from(topics)
@@ -312,17 +321,17 @@ const outlineTopicsStatement = preparedStatement((db) =>
     .prepare(),
 );
 
-const outlineLessonsStatement = preparedStatement((db) =>
+const outlineLessonsStatement = preparedQuery((db, t) =>
   db
     .select({
-      ...lessonStateColumns,
-      topicId: lessons.topicId,
-      ordinal: lessons.ordinal,
-      title: lessons.title,
+      ...lessonStateColumns(t),
+      topicId: t.lessons.topicId,
+      ordinal: t.lessons.ordinal,
+      title: t.lessons.title,
     })
-    .from(lessons)
-    .where(eq(lessons.courseId, sql.placeholder('courseId')))
-    .orderBy(asc(lessons.ordinal))
+    .from(t.lessons)
+    .where(eq(t.lessons.courseId, sql.placeholder('courseId')))
+    .orderBy(asc(t.lessons.ordinal))
     .prepare(),
 );
 
@@ -337,10 +346,13 @@ export interface ContentLessonRow {
 }
 
 // The ids go in as one JSON array, so one prepared statement serves any number of courses.
-const inIds = (column: typeof topics.courseId | typeof lessons.courseId) =>
-  sql`${column} in (select value from json_each(${sql.placeholder('ids')}))`;
+// Each database has its own function to read the array's elements as rows.
+const inIds = (column: Tables['topics']['courseId'] | Tables['lessons']['courseId']) =>
+  databaseDialect() === 'postgres'
+    ? sql`${column} in (select jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb))`
+    : sql`${column} in (select value from json_each(${sql.placeholder('ids')}))`;
 
-const contentTopicsStatement = preparedStatement((db) =>
+const contentTopicsStatement = preparedQuery((db, { topics }) =>
   db
     .select({ id: topics.id, courseId: topics.courseId, title: topics.title })
     .from(topics)
@@ -349,7 +361,7 @@ const contentTopicsStatement = preparedStatement((db) =>
     .prepare(),
 );
 
-const contentLessonsStatement = preparedStatement((db) =>
+const contentLessonsStatement = preparedQuery((db, { lessons }) =>
   db
     .select({
       topicId: lessons.topicId,
@@ -369,22 +381,22 @@ const contentLessonsStatement = preparedStatement((db) =>
  * Every topic and lesson (with its text) of several courses, in course order, in two reads
  * whatever their number: a page of the API's course records.
  */
-export function contentRowsOfCourses(courseIds: string[]): {
+export async function contentRowsOfCourses(courseIds: string[]): Promise<{
   topics: { id: number; courseId: string; title: string }[];
   lessons: ContentLessonRow[];
-} {
+}> {
   if (courseIds.length === 0) return { topics: [], lessons: [] };
   const ids = JSON.stringify(courseIds);
   return {
-    topics: contentTopicsStatement().all({ ids }),
-    lessons: contentLessonsStatement().all({ ids }),
+    topics: await contentTopicsStatement().execute({ ids }),
+    lessons: await contentLessonsStatement().execute({ ids }),
   };
 }
 
 /** Topics and lessons of a course without lesson bodies (sidebar, status). */
-export function courseOutline(courseId: string): TopicSummary[] {
-  const topicRows = outlineTopicsStatement().all({ courseId });
-  const lessonRows = outlineLessonsStatement().all({ courseId });
+export async function courseOutline(courseId: string): Promise<TopicSummary[]> {
+  const topicRows = await outlineTopicsStatement().execute({ courseId });
+  const lessonRows = await outlineLessonsStatement().execute({ courseId });
   return topicRows.map((topic) => ({
     ...topic,
     lessons: lessonRows
@@ -407,13 +419,13 @@ export interface CourseStatus {
 }
 
 /** Generation state and progress of every lesson of a course; no lesson bodies. */
-export function courseStatus(courseId: string): CourseStatus {
-  const rows = db()
-    .select(lessonStateColumns)
+export async function courseStatus(courseId: string): Promise<CourseStatus> {
+  const { lessons } = tables;
+  const rows = await database()
+    .select(lessonStateColumns(tables))
     .from(lessons)
     .where(eq(lessons.courseId, courseId))
-    .orderBy(asc(lessons.ordinal))
-    .all();
+    .orderBy(asc(lessons.ordinal));
   return statusOfLessons(courseId, rows);
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
-import { demoWebhookDeliveries, type PaymentProvider } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import type { demoWebhookDeliveries, PaymentProvider } from '../../db/schema';
+import { database, first, tables } from '~/utils/database.server';
 
 /**
  * Demo mode only: the simulated providers' outgoing webhooks, each kept until the app took it or
@@ -8,24 +8,29 @@ import { db } from '~/utils/db.server';
  */
 export type DemoWebhookDelivery = typeof demoWebhookDeliveries.$inferSelect;
 
-export function addDemoWebhookDelivery(
+export async function addDemoWebhookDelivery(
   input: { provider: PaymentProvider; body: string; headers: Record<string, string> },
   now: Date,
-): number {
-  return db()
+): Promise<number> {
+  const { demoWebhookDeliveries } = tables;
+  const [row] = await database()
     .insert(demoWebhookDeliveries)
     .values({ ...input, nextAttemptAt: now, createdAt: now })
-    .returning({ id: demoWebhookDeliveries.id })
-    .get().id;
+    .returning({ id: demoWebhookDeliveries.id });
+  return row!.id;
 }
 
-export function getDemoWebhookDelivery(id: number): DemoWebhookDelivery | undefined {
-  return db().select().from(demoWebhookDeliveries).where(eq(demoWebhookDeliveries.id, id)).get();
+export async function getDemoWebhookDelivery(id: number): Promise<DemoWebhookDelivery | undefined> {
+  const { demoWebhookDeliveries } = tables;
+  return first(
+    database().select().from(demoWebhookDeliveries).where(eq(demoWebhookDeliveries.id, id)),
+  );
 }
 
 /** The deliveries whose next attempt is due, the longest waiting first. */
-export function listDueDemoWebhookDeliveries(now: Date, limit: number): number[] {
-  return db()
+export async function listDueDemoWebhookDeliveries(now: Date, limit: number): Promise<number[]> {
+  const { demoWebhookDeliveries } = tables;
+  const rows = await database()
     .select({ id: demoWebhookDeliveries.id })
     .from(demoWebhookDeliveries)
     .where(
@@ -35,9 +40,8 @@ export function listDueDemoWebhookDeliveries(now: Date, limit: number): number[]
       ),
     )
     .orderBy(asc(demoWebhookDeliveries.nextAttemptAt))
-    .limit(limit)
-    .all()
-    .map((row) => row.id);
+    .limit(limit);
+  return rows.map((row) => row.id);
 }
 
 /**
@@ -45,12 +49,13 @@ export function listDueDemoWebhookDeliveries(now: Date, limit: number): number[]
  * so another process (or this one's next round) does not make the same attempt meanwhile.
  * Undefined when it is not due (delivered, given up, or taken by someone else).
  */
-export function claimDemoWebhookDelivery(
+export async function claimDemoWebhookDelivery(
   id: number,
   now: Date,
   leaseMs: number,
-): DemoWebhookDelivery | undefined {
-  return db()
+): Promise<DemoWebhookDelivery | undefined> {
+  const { demoWebhookDeliveries } = tables;
+  const [row] = await database()
     .update(demoWebhookDeliveries)
     .set({ nextAttemptAt: new Date(now.getTime() + leaseMs) })
     .where(
@@ -60,28 +65,28 @@ export function claimDemoWebhookDelivery(
         lte(demoWebhookDeliveries.nextAttemptAt, now),
       ),
     )
-    .returning()
-    .get();
+    .returning();
+  return row;
 }
 
-export function recordDemoWebhookDelivered(id: number, attempts: number, now: Date) {
-  db()
+export async function recordDemoWebhookDelivered(id: number, attempts: number, now: Date) {
+  const { demoWebhookDeliveries } = tables;
+  await database()
     .update(demoWebhookDeliveries)
     .set({ attempts, deliveredAt: now, nextAttemptAt: null, lastError: null })
-    .where(eq(demoWebhookDeliveries.id, id))
-    .run();
+    .where(eq(demoWebhookDeliveries.id, id));
 }
 
 /** A failed attempt: the next one at `nextAttemptAt`, or none (null) when the provider gives up. */
-export function recordDemoWebhookFailed(
+export async function recordDemoWebhookFailed(
   id: number,
   attempts: number,
   error: string,
   nextAttemptAt: Date | null,
 ) {
-  db()
+  const { demoWebhookDeliveries } = tables;
+  await database()
     .update(demoWebhookDeliveries)
     .set({ attempts, lastError: error.slice(0, 500), nextAttemptAt })
-    .where(eq(demoWebhookDeliveries.id, id))
-    .run();
+    .where(eq(demoWebhookDeliveries.id, id));
 }

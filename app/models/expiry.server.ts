@@ -1,13 +1,16 @@
 import { lt } from 'drizzle-orm';
-import { passwordResetTokens, sessions } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 
 /** Deletes sessions and reset tokens that expired before `now`; says how many of each. */
-export function purgeExpired(now: Date) {
-  const expiredSessions = db().delete(sessions).where(lt(sessions.expiresAt, now)).run();
-  const expiredTokens = db()
+export async function purgeExpired(now: Date) {
+  const { passwordResetTokens, sessions } = tables;
+  const expiredSessions = await database()
+    .delete(sessions)
+    .where(lt(sessions.expiresAt, now))
+    .returning({ id: sessions.id });
+  const expiredTokens = await database()
     .delete(passwordResetTokens)
     .where(lt(passwordResetTokens.expiresAt, now))
-    .run();
-  return { sessions: expiredSessions.changes, resetTokens: expiredTokens.changes };
+    .returning({ tokenHash: passwordResetTokens.tokenHash });
+  return { sessions: expiredSessions.length, resetTokens: expiredTokens.length };
 }

@@ -1,13 +1,6 @@
-import { and, asc, eq, isNotNull, lt, ne, sql } from 'drizzle-orm';
-import {
-  courses,
-  flashcardDecks,
-  flashcardReviews,
-  flashcardSchedules,
-  flashcards,
-  lessons,
-} from '../../db/schema';
-import { db, writeTransaction, type Transaction } from '~/utils/db.server';
+import { and, asc, count, eq, gte, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type { flashcardDecks, flashcardSchedules, flashcards } from '../../db/schema';
+import { database, first, tables, transaction, type Tables } from '~/utils/database.server';
 
 /**
  * Flashcards (ADR 0033): a deck row per written lesson says a deck is owed until its job stores
@@ -33,23 +26,20 @@ export interface DeckOwed {
  * Deck rows for lessons whose text was just stored, in the writer's transaction, so a lesson is
  * never written without its deck being owed. A lesson that has one already keeps it.
  */
-export function insertOwedDecks(tx: Transaction, owed: DeckOwed[]) {
+export async function insertOwedDecks(owed: DeckOwed[]) {
   if (owed.length === 0) return;
-  tx.insert(flashcardDecks).values(owed).onConflictDoNothing().run();
+  const { flashcardDecks } = tables;
+  await database().insert(flashcardDecks).values(owed).onConflictDoNothing();
 }
 
 /**
  * The cards of a deck and their member's schedules (new: the empty card of ts-fsrs, due at
  * once, which is what the columns' defaults are), in the caller's transaction.
  */
-function insertCards(
-  tx: Transaction,
-  deck: DeckOwed & { userId: string },
-  cards: NewCard[],
-  now: Date,
-) {
+async function insertCards(deck: DeckOwed & { userId: string }, cards: NewCard[], now: Date) {
   if (cards.length === 0) return;
-  const rows = tx
+  const { flashcardSchedules, flashcards } = tables;
+  const rows = await database()
     .insert(flashcards)
     .values(
       cards.map((card, position) => ({
@@ -60,23 +50,23 @@ function insertCards(
         answer: card.answer,
       })),
     )
-    .returning({ id: flashcards.id })
-    .all();
-  tx.insert(flashcardSchedules)
-    .values(rows.map((row) => ({ userId: deck.userId, cardId: row.id, due: now })))
-    .run();
+    .returning({ id: flashcards.id });
+  await database()
+    .insert(flashcardSchedules)
+    .values(rows.map((row) => ({ userId: deck.userId, cardId: row.id, due: now })));
 }
 
 /** Decks that already exist (a copied course): written at once, no job owed. */
-export function insertWrittenDecks(
-  tx: Transaction,
+export async function insertWrittenDecks(
   courseId: string,
   userId: string,
   decks: { lessonId: number; cards: NewCard[] }[],
 ) {
   if (decks.length === 0) return;
+  const { flashcardDecks } = tables;
   const now = new Date();
-  tx.insert(flashcardDecks)
+  await database()
+    .insert(flashcardDecks)
     .values(
       decks.map((deck) => ({
         lessonId: deck.lessonId,
@@ -84,9 +74,9 @@ export function insertWrittenDecks(
         state: 'done' as const,
         generatedAt: now,
       })),
-    )
-    .run();
-  for (const deck of decks) insertCards(tx, { ...deck, courseId, userId }, deck.cards, now);
+    );
+  // One deck after the other, in the caller's transaction.
+  for (const deck of decks) await insertCards({ ...deck, courseId, userId }, deck.cards, now);
 }
 
 export interface DeckJobContext {
@@ -96,91 +86,96 @@ export interface DeckJobContext {
 }
 
 /** What a deck's job needs, or undefined when the lesson (or its course) was deleted. */
-export function getDeckJobContext(lessonId: number): DeckJobContext | undefined {
-  return db()
-    .select({
-      deck: flashcardDecks,
-      lesson: { title: lessons.title, theory: lessons.theory },
-      course: {
-        id: courses.id,
-        mainTopic: courses.mainTopic,
-        language: courses.language,
-        userId: courses.userId,
-      },
-    })
-    .from(flashcardDecks)
-    .innerJoin(lessons, eq(lessons.id, flashcardDecks.lessonId))
-    .innerJoin(courses, eq(courses.id, flashcardDecks.courseId))
-    .where(eq(flashcardDecks.lessonId, lessonId))
-    .get();
+export async function getDeckJobContext(lessonId: number): Promise<DeckJobContext | undefined> {
+  const { courses, flashcardDecks, lessons } = tables;
+  return first(
+    database()
+      .select({
+        deck: flashcardDecks,
+        lesson: { title: lessons.title, theory: lessons.theory },
+        course: {
+          id: courses.id,
+          mainTopic: courses.mainTopic,
+          language: courses.language,
+          userId: courses.userId,
+        },
+      })
+      .from(flashcardDecks)
+      .innerJoin(lessons, eq(lessons.id, flashcardDecks.lessonId))
+      .innerJoin(courses, eq(courses.id, flashcardDecks.courseId))
+      .where(eq(flashcardDecks.lessonId, lessonId)),
+  );
 }
 
-const unfinished = (lessonId: number) =>
-  and(eq(flashcardDecks.lessonId, lessonId), ne(flashcardDecks.state, 'done'));
+const unfinished = (lessonId: number) => {
+  const { flashcardDecks } = tables;
+  return and(eq(flashcardDecks.lessonId, lessonId), ne(flashcardDecks.state, 'done'));
+};
 
 /** A try starts. Never undoes 'done'. */
-export function markDeckRunning(lessonId: number, failuresSoFar: number) {
-  db()
+export async function markDeckRunning(lessonId: number, failuresSoFar: number) {
+  const { flashcardDecks } = tables;
+  await database()
     .update(flashcardDecks)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'running' })
-    .where(unfinished(lessonId))
-    .run();
+    .where(unfinished(lessonId));
 }
 
 /** A try put off by the AI rate limit (ADR 0024): waiting again, as before it started. */
-export function markDeckWaiting(lessonId: number, failuresSoFar: number) {
-  db()
+export async function markDeckWaiting(lessonId: number, failuresSoFar: number) {
+  const { flashcardDecks } = tables;
+  await database()
     .update(flashcardDecks)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'queued' })
-    .where(unfinished(lessonId))
-    .run();
+    .where(unfinished(lessonId));
 }
 
-export function recordDeckFailure(lessonId: number, failures: number, message: string) {
-  db()
+export async function recordDeckFailure(lessonId: number, failures: number, message: string) {
+  const { flashcardDecks } = tables;
+  await database()
     .update(flashcardDecks)
     .set({ state: 'retrying', attempts: failures, lastError: message.slice(0, 500) })
-    .where(unfinished(lessonId))
-    .run();
+    .where(unfinished(lessonId));
 }
 
 /**
  * Stores a deck once, with its member's schedules: a job run twice (or a copy racing a job)
  * cannot write a second set of cards. Returns whether it stored.
  */
-export function storeDeck(
+export async function storeDeck(
   deck: DeckOwed & { userId: string },
   cards: NewCard[],
   now = new Date(),
-): boolean {
-  return writeTransaction((tx) => {
-    const claimed = tx
+): Promise<boolean> {
+  return transaction(async (tx) => {
+    const { flashcardDecks } = tables;
+    const claimed = await tx
       .update(flashcardDecks)
       .set({ state: 'done', lastError: null, generatedAt: now })
       .where(unfinished(deck.lessonId))
-      .run();
-    if (claimed.changes !== 1) return false;
-    insertCards(tx, deck, cards, now);
+      .returning({ lessonId: flashcardDecks.lessonId });
+    if (claimed.length !== 1) return false;
+    await insertCards(deck, cards, now);
     return true;
   });
 }
 
 /** Decks still owed: the work the sweeper keeps a job for. */
-export function listUnfinishedDecks(): DeckOwed[] {
-  return db()
+export async function listUnfinishedDecks(): Promise<DeckOwed[]> {
+  const { flashcardDecks } = tables;
+  return database()
     .select({ lessonId: flashcardDecks.lessonId, courseId: flashcardDecks.courseId })
     .from(flashcardDecks)
-    .where(ne(flashcardDecks.state, 'done'))
-    .all();
+    .where(ne(flashcardDecks.state, 'done'));
 }
 
 /** The owed decks of one course (to give them jobs when the course is made or updated). */
-export function listUnfinishedDecksOfCourse(courseId: string): DeckOwed[] {
-  return db()
+export async function listUnfinishedDecksOfCourse(courseId: string): Promise<DeckOwed[]> {
+  const { flashcardDecks } = tables;
+  return database()
     .select({ lessonId: flashcardDecks.lessonId, courseId: flashcardDecks.courseId })
     .from(flashcardDecks)
-    .where(and(eq(flashcardDecks.courseId, courseId), ne(flashcardDecks.state, 'done')))
-    .all();
+    .where(and(eq(flashcardDecks.courseId, courseId), ne(flashcardDecks.state, 'done')));
 }
 
 /**
@@ -189,104 +184,115 @@ export function listUnfinishedDecksOfCourse(courseId: string): DeckOwed[] {
  * their cards then and not all at once at the upgrade. Returns every deck of theirs still owed.
  * Only reads unless some deck is missing, so loading the page takes no write lock.
  */
-export function owedDecksOfMember(userId: string, courseId?: string): DeckOwed[] {
+export async function owedDecksOfMember(userId: string, courseId?: string): Promise<DeckOwed[]> {
+  const { courses, flashcardDecks, lessons } = tables;
   const ofMember = and(
     eq(courses.userId, userId),
     courseId === undefined ? undefined : eq(courses.id, courseId),
   );
-  const missing = db()
+  const missing = await database()
     .select({ lessonId: lessons.id, courseId: lessons.courseId })
     .from(lessons)
     .innerJoin(courses, eq(courses.id, lessons.courseId))
     .leftJoin(flashcardDecks, eq(flashcardDecks.lessonId, lessons.id))
-    .where(and(ofMember, isNotNull(lessons.theory), sql`${flashcardDecks.lessonId} is null`))
-    .all();
+    .where(and(ofMember, isNotNull(lessons.theory), sql`${flashcardDecks.lessonId} is null`));
   // Another request may insert the same rows meanwhile: insertOwedDecks ignores those.
-  if (missing.length > 0) writeTransaction((tx) => insertOwedDecks(tx, missing));
-  return db()
+  if (missing.length > 0) await transaction(() => insertOwedDecks(missing));
+  return database()
     .select({ lessonId: flashcardDecks.lessonId, courseId: flashcardDecks.courseId })
     .from(flashcardDecks)
     .innerJoin(courses, eq(courses.id, flashcardDecks.courseId))
-    .where(and(ofMember, ne(flashcardDecks.state, 'done')))
-    .all();
+    .where(and(ofMember, ne(flashcardDecks.state, 'done')));
 }
 
 /** A card of one of the member's courses, with the member's schedule; undefined for any other. */
-export function getCardOfMember(cardId: number, userId: string) {
-  return db()
-    .select({
-      card: flashcards,
-      schedule: flashcardSchedules,
-      lesson: { id: lessons.id, title: lessons.title },
-      course: { id: courses.id, mainTopic: courses.mainTopic, language: courses.language },
-    })
-    .from(flashcards)
-    .innerJoin(courses, and(eq(courses.id, flashcards.courseId), eq(courses.userId, userId)))
-    .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
-    .innerJoin(
-      flashcardSchedules,
-      and(eq(flashcardSchedules.cardId, flashcards.id), eq(flashcardSchedules.userId, userId)),
-    )
-    .where(eq(flashcards.id, cardId))
-    .get();
+export async function getCardOfMember(cardId: number, userId: string) {
+  const { courses, flashcardSchedules, flashcards, lessons } = tables;
+  return first(
+    database()
+      .select({
+        card: flashcards,
+        schedule: flashcardSchedules,
+        lesson: { id: lessons.id, title: lessons.title },
+        course: { id: courses.id, mainTopic: courses.mainTopic, language: courses.language },
+      })
+      .from(flashcards)
+      .innerJoin(courses, and(eq(courses.id, flashcards.courseId), eq(courses.userId, userId)))
+      .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
+      .innerJoin(
+        flashcardSchedules,
+        and(eq(flashcardSchedules.cardId, flashcards.id), eq(flashcardSchedules.userId, userId)),
+      )
+      .where(eq(flashcards.id, cardId)),
+  );
 }
-export type MemberCard = NonNullable<ReturnType<typeof getCardOfMember>>;
+export type MemberCard = NonNullable<Awaited<ReturnType<typeof getCardOfMember>>>;
 
 /** The member's correction of a card's text (the caller checked it is theirs). */
-export function updateCardText(cardId: number, text: NewCard, now = new Date()) {
-  db()
+export async function updateCardText(cardId: number, text: NewCard, now = new Date()) {
+  const { flashcards } = tables;
+  await database()
     .update(flashcards)
     .set({ question: text.question, answer: text.answer, editedAt: now })
-    .where(eq(flashcards.id, cardId))
-    .run();
+    .where(eq(flashcards.id, cardId));
 }
 
-export function setCardSuspended(cardId: number, userId: string, suspended: boolean) {
-  db()
+export async function setCardSuspended(cardId: number, userId: string, suspended: boolean) {
+  const { flashcardSchedules } = tables;
+  await database()
     .update(flashcardSchedules)
     .set({ suspended })
-    .where(and(eq(flashcardSchedules.cardId, cardId), eq(flashcardSchedules.userId, userId)))
-    .run();
+    .where(and(eq(flashcardSchedules.cardId, cardId), eq(flashcardSchedules.userId, userId)));
 }
 
 /** A card counts for review once its lesson is studied (done) and while it is not suspended. */
-const reviewable = (userId: string) =>
-  and(
+const reviewable = (userId: string) => {
+  const { flashcardSchedules, lessons } = tables;
+  return and(
     eq(flashcardSchedules.userId, userId),
     eq(flashcardSchedules.suspended, false),
     eq(lessons.done, true),
   );
+};
+
+/** Rows that meet `condition`, as a number on both databases (PostgreSQL counts in bigint). */
+const countWhere = (condition: SQL | undefined) =>
+  sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
 
 /** How many of the member's cards fall due before `tomorrow`, and during the day after. */
-export function dueCounts(
+export async function dueCounts(
   userId: string,
   bounds: { tomorrow: Date; dayAfter: Date },
-): { today: number; tomorrow: number } {
-  const row = db()
-    .select({
-      today: sql<number>`coalesce(sum(case when ${flashcardSchedules.due} < ${bounds.tomorrow.getTime()} then 1 else 0 end), 0)`,
-      tomorrow: sql<number>`coalesce(sum(case when ${flashcardSchedules.due} >= ${bounds.tomorrow.getTime()} then 1 else 0 end), 0)`,
-    })
-    .from(flashcardSchedules)
-    .innerJoin(flashcards, eq(flashcards.id, flashcardSchedules.cardId))
-    .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
-    .where(and(reviewable(userId), lt(flashcardSchedules.due, bounds.dayAfter)))
-    .get();
+): Promise<{ today: number; tomorrow: number }> {
+  const { flashcardSchedules, flashcards, lessons } = tables;
+  // The bounds are compared through the column, which maps the Date for each database.
+  const row = await first(
+    database()
+      .select({
+        today: countWhere(lt(flashcardSchedules.due, bounds.tomorrow)),
+        tomorrow: countWhere(gte(flashcardSchedules.due, bounds.tomorrow)),
+      })
+      .from(flashcardSchedules)
+      .innerJoin(flashcards, eq(flashcards.id, flashcardSchedules.cardId))
+      .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
+      .where(and(reviewable(userId), lt(flashcardSchedules.due, bounds.dayAfter))),
+  );
   return { today: row?.today ?? 0, tomorrow: row?.tomorrow ?? 0 };
 }
 
-const dueCardColumns = {
+const dueCardColumns = ({ courses, flashcardSchedules, flashcards, lessons }: Tables) => ({
   card: flashcards,
   schedule: flashcardSchedules,
   lesson: { id: lessons.id, title: lessons.title },
   course: { id: courses.id, mainTopic: courses.mainTopic, language: courses.language },
-};
+});
 
 /** The first reviewable card due before `before`, reviewed cards (or new ones) only. */
-function firstDue(userId: string, before: Date, reviewed: boolean) {
-  return (
-    db()
-      .select(dueCardColumns)
+async function firstDue(userId: string, before: Date, reviewed: boolean) {
+  const { courses, flashcardSchedules, flashcards, lessons } = tables;
+  return first(
+    database()
+      .select(dueCardColumns(tables))
       .from(flashcardSchedules)
       .innerJoin(flashcards, eq(flashcards.id, flashcardSchedules.cardId))
       .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
@@ -300,8 +306,7 @@ function firstDue(userId: string, before: Date, reviewed: boolean) {
       )
       // The index's order: the walk stops at the first card that qualifies, however many wait.
       .orderBy(asc(flashcardSchedules.due), asc(flashcardSchedules.cardId))
-      .limit(1)
-      .get()
+      .limit(1),
   );
 }
 
@@ -309,8 +314,8 @@ function firstDue(userId: string, before: Date, reviewed: boolean) {
  * The card to review next among those due before `before`: cards already reviewed first, the
  * most overdue first; then new cards, oldest deck first and in its order.
  */
-export function nextDueCard(userId: string, before: Date) {
-  return firstDue(userId, before, true) ?? firstDue(userId, before, false);
+export async function nextDueCard(userId: string, before: Date) {
+  return (await firstDue(userId, before, true)) ?? (await firstDue(userId, before, false));
 }
 
 /**
@@ -318,16 +323,17 @@ export function nextDueCard(userId: string, before: Date) {
  * review in the log, only if the row still has `reps` reviews and is not suspended (a second
  * submit of the same grade, or a grade racing a suspend, changes nothing). Returns whether it did.
  */
-export function storeGrade(
+export async function storeGrade(
   userId: string,
   cardId: number,
   reps: number,
   next: Omit<FlashcardSchedule, 'userId' | 'cardId' | 'suspended'>,
   review: { rating: number; state: number; elapsedDays: number; scheduledDays: number },
   now: Date,
-): boolean {
-  return writeTransaction((tx) => {
-    const updated = tx
+): Promise<boolean> {
+  return transaction(async (tx) => {
+    const { flashcardReviews, flashcardSchedules } = tables;
+    const updated = await tx
       .update(flashcardSchedules)
       .set(next)
       .where(
@@ -338,18 +344,17 @@ export function storeGrade(
           eq(flashcardSchedules.suspended, false),
         ),
       )
-      .run();
-    if (updated.changes !== 1) return false;
-    tx.insert(flashcardReviews)
-      .values({ userId, cardId, ...review, reviewedAt: now })
-      .run();
+      .returning({ cardId: flashcardSchedules.cardId });
+    if (updated.length !== 1) return false;
+    await tx.insert(flashcardReviews).values({ userId, cardId, ...review, reviewedAt: now });
     return true;
   });
 }
 
 /** Every card of a course with its topic, lesson and the member's schedule, in course order. */
-export function cardsOfCourse(courseId: string, userId: string) {
-  return db()
+export async function cardsOfCourse(courseId: string, userId: string) {
+  const { flashcardSchedules, flashcards, lessons } = tables;
+  return database()
     .select({
       id: flashcards.id,
       question: flashcards.question,
@@ -370,17 +375,22 @@ export function cardsOfCourse(courseId: string, userId: string) {
       and(eq(flashcardSchedules.cardId, flashcards.id), eq(flashcardSchedules.userId, userId)),
     )
     .where(eq(flashcards.courseId, courseId))
-    .orderBy(asc(lessons.ordinal), asc(flashcards.position))
-    .all();
+    .orderBy(asc(lessons.ordinal), asc(flashcards.position));
 }
 
 /** Per topic of a course: its cards, how many are due before `tomorrow`, and decks being written. */
-export function topicCardCounts(courseId: string, userId: string, tomorrow: Date) {
-  const cards = db()
+export async function topicCardCounts(courseId: string, userId: string, tomorrow: Date) {
+  const { flashcardDecks, flashcardSchedules, flashcards, lessons } = tables;
+  const dueToday = and(
+    eq(flashcardSchedules.suspended, false),
+    eq(lessons.done, true),
+    lt(flashcardSchedules.due, tomorrow),
+  );
+  const cards = await database()
     .select({
       topicId: lessons.topicId,
-      cards: sql<number>`count(*)`,
-      due: sql<number>`coalesce(sum(case when ${flashcardSchedules.suspended} = 0 and ${lessons.done} = 1 and ${flashcardSchedules.due} < ${tomorrow.getTime()} then 1 else 0 end), 0)`,
+      cards: count(),
+      due: countWhere(dueToday),
     })
     .from(flashcards)
     .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
@@ -389,15 +399,13 @@ export function topicCardCounts(courseId: string, userId: string, tomorrow: Date
       and(eq(flashcardSchedules.cardId, flashcards.id), eq(flashcardSchedules.userId, userId)),
     )
     .where(eq(flashcards.courseId, courseId))
-    .groupBy(lessons.topicId)
-    .all();
-  const writing = db()
-    .select({ topicId: lessons.topicId, decks: sql<number>`count(*)` })
+    .groupBy(lessons.topicId);
+  const writing = await database()
+    .select({ topicId: lessons.topicId, decks: count() })
     .from(flashcardDecks)
     .innerJoin(lessons, eq(lessons.id, flashcardDecks.lessonId))
     .where(and(eq(flashcardDecks.courseId, courseId), ne(flashcardDecks.state, 'done')))
-    .groupBy(lessons.topicId)
-    .all();
+    .groupBy(lessons.topicId);
   const counts = new Map<number, { cards: number; due: number; writing: number }>();
   for (const row of cards) counts.set(row.topicId, { cards: row.cards, due: row.due, writing: 0 });
   for (const row of writing) {
@@ -409,8 +417,9 @@ export function topicCardCounts(courseId: string, userId: string, tomorrow: Date
 }
 
 /** The written decks of a course, by lesson (to copy them with the course). */
-export function writtenDecksOfCourse(courseId: string): Map<number, NewCard[]> {
-  const rows = db()
+export async function writtenDecksOfCourse(courseId: string): Promise<Map<number, NewCard[]>> {
+  const { flashcardDecks, flashcards } = tables;
+  const rows = await database()
     .select({
       lessonId: flashcards.lessonId,
       question: flashcards.question,
@@ -419,8 +428,7 @@ export function writtenDecksOfCourse(courseId: string): Map<number, NewCard[]> {
     .from(flashcards)
     .innerJoin(flashcardDecks, eq(flashcardDecks.lessonId, flashcards.lessonId))
     .where(and(eq(flashcards.courseId, courseId), eq(flashcardDecks.state, 'done')))
-    .orderBy(asc(flashcards.lessonId), asc(flashcards.position))
-    .all();
+    .orderBy(asc(flashcards.lessonId), asc(flashcards.position));
   const decks = new Map<number, NewCard[]>();
   for (const row of rows)
     decks.set(row.lessonId, [

@@ -1,6 +1,5 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import { lessonNotes, lessons } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { database, first, tables } from '~/utils/database.server';
 
 export interface LessonNote {
   body: string;
@@ -11,17 +10,19 @@ export interface LessonNote {
 const NO_NOTE: LessonNote = { body: '', revision: 0, updatedAt: null };
 
 /** The member's note on a lesson; an empty one (revision 0) when none was saved. */
-export function getLessonNote(userId: string, lessonId: number): LessonNote {
+export async function getLessonNote(userId: string, lessonId: number): Promise<LessonNote> {
+  const { lessonNotes } = tables;
   return (
-    db()
-      .select({
-        body: lessonNotes.body,
-        revision: lessonNotes.revision,
-        updatedAt: lessonNotes.updatedAt,
-      })
-      .from(lessonNotes)
-      .where(and(eq(lessonNotes.userId, userId), eq(lessonNotes.lessonId, lessonId)))
-      .get() ?? NO_NOTE
+    (await first(
+      database()
+        .select({
+          body: lessonNotes.body,
+          revision: lessonNotes.revision,
+          updatedAt: lessonNotes.updatedAt,
+        })
+        .from(lessonNotes)
+        .where(and(eq(lessonNotes.userId, userId), eq(lessonNotes.lessonId, lessonId))),
+    )) ?? NO_NOTE
   );
 }
 
@@ -29,8 +30,13 @@ export function getLessonNote(userId: string, lessonId: number): LessonNote {
  * Stores the note whole (the last write wins) and counts the save; one statement, so two saves
  * at once each get their own revision.
  */
-export function saveLessonNote(userId: string, lessonId: number, body: string): LessonNote {
-  return db()
+export async function saveLessonNote(
+  userId: string,
+  lessonId: number,
+  body: string,
+): Promise<LessonNote> {
+  const { lessonNotes } = tables;
+  const [saved] = await database()
     .insert(lessonNotes)
     .values({ userId, lessonId, body, revision: 1 })
     .onConflictDoUpdate({
@@ -45,25 +51,25 @@ export function saveLessonNote(userId: string, lessonId: number, body: string): 
       body: lessonNotes.body,
       revision: lessonNotes.revision,
       updatedAt: lessonNotes.updatedAt,
-    })
-    .get();
+    });
+  return saved!;
 }
 
 /**
  * Every non-empty note of the member on this course, in lesson order (the course view's order):
  * the notes view and the course export read it.
  */
-export function notesForCourse(
+export async function notesForCourse(
   userId: string,
   courseId: string,
-): { lessonId: number; body: string }[] {
-  return db()
+): Promise<{ lessonId: number; body: string }[]> {
+  const { lessonNotes, lessons } = tables;
+  return database()
     .select({ lessonId: lessonNotes.lessonId, body: lessonNotes.body })
     .from(lessonNotes)
     .innerJoin(lessons, eq(lessons.id, lessonNotes.lessonId))
     .where(
       and(eq(lessonNotes.userId, userId), eq(lessons.courseId, courseId), ne(lessonNotes.body, '')),
     )
-    .orderBy(asc(lessons.ordinal), asc(lessons.id))
-    .all();
+    .orderBy(asc(lessons.ordinal), asc(lessons.id));
 }

@@ -1,6 +1,6 @@
-import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
-import { lessonRegenerations, lessons } from '../../db/schema';
-import { db, writeTransaction } from '~/utils/db.server';
+import { and, eq, isNotNull, ne } from 'drizzle-orm';
+import type { lessonRegenerations } from '../../db/schema';
+import { database, first, tables, transaction } from '~/utils/database.server';
 
 /**
  * Re-writes of a lesson the member asked for (ADR 0020). The lesson row keeps its text until the
@@ -9,12 +9,11 @@ import { db, writeTransaction } from '~/utils/db.server';
  */
 export type LessonRegeneration = typeof lessonRegenerations.$inferSelect;
 
-export function getRegeneration(lessonId: number): LessonRegeneration | undefined {
-  return db()
-    .select()
-    .from(lessonRegenerations)
-    .where(eq(lessonRegenerations.lessonId, lessonId))
-    .get();
+export async function getRegeneration(lessonId: number): Promise<LessonRegeneration | undefined> {
+  const { lessonRegenerations } = tables;
+  return first(
+    database().select().from(lessonRegenerations).where(eq(lessonRegenerations.lessonId, lessonId)),
+  );
 }
 
 /**
@@ -22,13 +21,14 @@ export function getRegeneration(lessonId: number): LessonRegeneration | undefine
  * requests at once start one job. A previous version kept from an earlier re-write stays
  * until this one replaces it.
  */
-export function startRegeneration(input: {
+export async function startRegeneration(input: {
   lessonId: number;
   courseId: string;
   userId: string;
   token: string;
   instruction: string;
-}): boolean {
+}): Promise<boolean> {
+  const { lessonRegenerations } = tables;
   const fresh = {
     token: input.token,
     instruction: input.instruction,
@@ -38,7 +38,7 @@ export function startRegeneration(input: {
     requestedAt: new Date(),
     finishedAt: null,
   };
-  const result = db()
+  const started = await database()
     .insert(lessonRegenerations)
     .values({ ...input, ...fresh })
     .onConflictDoUpdate({
@@ -46,25 +46,28 @@ export function startRegeneration(input: {
       set: fresh,
       setWhere: ne(lessonRegenerations.state, 'running'),
     })
-    .run();
-  return result.changes === 1;
+    .returning({ lessonId: lessonRegenerations.lessonId });
+  return started.length === 1;
 }
 
 /** What a regeneration job needs, or undefined when its request was replaced or is finished. */
-export function getRunningRegeneration(lessonId: number, token: string) {
-  return db()
-    .select({
-      regeneration: lessonRegenerations,
-      lesson: { title: lessons.title, theory: lessons.theory },
-    })
-    .from(lessonRegenerations)
-    .innerJoin(lessons, eq(lessons.id, lessonRegenerations.lessonId))
-    .where(isRunningRequest(lessonId, token))
-    .get();
+export async function getRunningRegeneration(lessonId: number, token: string) {
+  const { lessonRegenerations, lessons } = tables;
+  return first(
+    database()
+      .select({
+        regeneration: lessonRegenerations,
+        lesson: { title: lessons.title, theory: lessons.theory },
+      })
+      .from(lessonRegenerations)
+      .innerJoin(lessons, eq(lessons.id, lessonRegenerations.lessonId))
+      .where(isRunningRequest(lessonId, token)),
+  );
 }
 
 /** The lesson's request `token` is the one running: a replaced or finished one never writes. */
 function isRunningRequest(lessonId: number, token: string) {
+  const { lessonRegenerations } = tables;
   return and(
     eq(lessonRegenerations.lessonId, lessonId),
     eq(lessonRegenerations.token, token),
@@ -77,85 +80,95 @@ function isRunningRequest(lessonId: number, token: string) {
  * transaction: a reader sees the old lesson or the new one, never neither. Only the request's
  * own job writes, once; returns whether it did.
  */
-export function storeRegeneratedLesson(lessonId: number, token: string, theory: string): boolean {
-  return writeTransaction((tx) => {
-    const current = tx
-      .select({ theory: lessons.theory })
-      .from(lessons)
-      .innerJoin(lessonRegenerations, eq(lessonRegenerations.lessonId, lessons.id))
-      .where(isRunningRequest(lessonId, token))
-      .get();
+export async function storeRegeneratedLesson(
+  lessonId: number,
+  token: string,
+  theory: string,
+): Promise<boolean> {
+  return transaction(async (tx) => {
+    const { lessonRegenerations, lessons } = tables;
+    const current = await first(
+      tx
+        .select({ theory: lessons.theory })
+        .from(lessons)
+        .innerJoin(lessonRegenerations, eq(lessonRegenerations.lessonId, lessons.id))
+        .where(isRunningRequest(lessonId, token)),
+    );
     if (!current) return false;
-    tx.update(lessons)
+    await tx
+      .update(lessons)
       .set({ theory, generatedAt: new Date() })
-      .where(eq(lessons.id, lessonId))
-      .run();
-    tx.update(lessonRegenerations)
+      .where(eq(lessons.id, lessonId));
+    await tx
+      .update(lessonRegenerations)
       .set({
         state: 'done',
         previousTheory: current.theory,
         lastError: null,
         finishedAt: new Date(),
       })
-      .where(eq(lessonRegenerations.lessonId, lessonId))
-      .run();
+      .where(eq(lessonRegenerations.lessonId, lessonId));
     return true;
   });
 }
 
-export function recordRegenerationFailure(
+export async function recordRegenerationFailure(
   lessonId: number,
   token: string,
   failures: number,
   message: string,
 ) {
-  db()
+  const { lessonRegenerations } = tables;
+  await database()
     .update(lessonRegenerations)
     .set({ attempts: failures, lastError: message.slice(0, 500) })
-    .where(and(eq(lessonRegenerations.lessonId, lessonId), eq(lessonRegenerations.token, token)))
-    .run();
+    .where(and(eq(lessonRegenerations.lessonId, lessonId), eq(lessonRegenerations.token, token)));
 }
 
 /** Puts the previous version back and forgets it (restore once). Returns whether it did. */
-export function restorePreviousLesson(lessonId: number): boolean {
-  return writeTransaction((tx) => {
-    const row = tx
-      .select({ previous: lessonRegenerations.previousTheory })
-      .from(lessonRegenerations)
-      .where(
-        and(
-          eq(lessonRegenerations.lessonId, lessonId),
-          eq(lessonRegenerations.state, 'done'),
-          isNotNull(lessonRegenerations.previousTheory),
+export async function restorePreviousLesson(lessonId: number): Promise<boolean> {
+  return transaction(async (tx) => {
+    const { lessonRegenerations, lessons } = tables;
+    const row = await first(
+      tx
+        .select({ previous: lessonRegenerations.previousTheory })
+        .from(lessonRegenerations)
+        .where(
+          and(
+            eq(lessonRegenerations.lessonId, lessonId),
+            eq(lessonRegenerations.state, 'done'),
+            isNotNull(lessonRegenerations.previousTheory),
+          ),
         ),
-      )
-      .get();
+    );
     if (row?.previous == null) return false;
-    tx.update(lessons)
+    await tx
+      .update(lessons)
       .set({ theory: row.previous, generatedAt: new Date() })
-      .where(eq(lessons.id, lessonId))
-      .run();
-    tx.update(lessonRegenerations)
+      .where(eq(lessons.id, lessonId));
+    await tx
+      .update(lessonRegenerations)
       .set({ previousTheory: null, finishedAt: new Date() })
-      .where(eq(lessonRegenerations.lessonId, lessonId))
-      .run();
+      .where(eq(lessonRegenerations.lessonId, lessonId));
     return true;
   });
 }
 
 /** Requests still owed a new text: the sweeper keeps a job for each. */
-export function listRunningRegenerations(): {
-  lessonId: number;
-  courseId: string;
-  token: string;
-}[] {
-  return db()
+export async function listRunningRegenerations(): Promise<
+  {
+    lessonId: number;
+    courseId: string;
+    token: string;
+  }[]
+> {
+  const { lessonRegenerations } = tables;
+  return database()
     .select({
       lessonId: lessonRegenerations.lessonId,
       courseId: lessonRegenerations.courseId,
       token: lessonRegenerations.token,
     })
     .from(lessonRegenerations)
-    .where(sql`${lessonRegenerations.state} = 'running'`)
-    .all();
+    .where(eq(lessonRegenerations.state, 'running'));
 }

@@ -1,13 +1,6 @@
-import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
-import {
-  courses,
-  lessons,
-  topics,
-  type CourseType,
-  type LessonSource,
-  type MediaState,
-} from '../../db/schema';
-import { db, writeTransaction, type Transaction } from '~/utils/db.server';
+import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { lessons, CourseType, LessonSource, MediaState } from '../../db/schema';
+import { database, first, tables, transaction, type Tables } from '~/utils/database.server';
 import { insertOwedDecks } from './flashcards.server';
 
 /**
@@ -53,68 +46,76 @@ export interface LessonJobContext {
 }
 
 /** What a lesson job needs, or undefined when the lesson (or its course) was deleted. */
-export function getLessonJobContext(lessonId: number): LessonJobContext | undefined {
-  const row = db()
-    .select({
-      lesson: lessons,
-      course: {
-        id: courses.id,
-        mainTopic: courses.mainTopic,
-        type: courses.type,
-        photoUrl: courses.photoUrl,
-        language: courses.language,
-      },
-      topicTitle: topics.title,
-    })
-    .from(lessons)
-    .innerJoin(courses, eq(courses.id, lessons.courseId))
-    .innerJoin(topics, eq(topics.id, lessons.topicId))
-    .where(eq(lessons.id, lessonId))
-    .get();
+export async function getLessonJobContext(lessonId: number): Promise<LessonJobContext | undefined> {
+  const { courses, lessons, topics } = tables;
+  const row = await first(
+    database()
+      .select({
+        lesson: lessons,
+        course: {
+          id: courses.id,
+          mainTopic: courses.mainTopic,
+          type: courses.type,
+          photoUrl: courses.photoUrl,
+          language: courses.language,
+        },
+        topicTitle: topics.title,
+      })
+      .from(lessons)
+      .innerJoin(courses, eq(courses.id, lessons.courseId))
+      .innerJoin(topics, eq(topics.id, lessons.topicId))
+      .where(eq(lessons.id, lessonId)),
+  );
   return row ? { ...row, isFirst: row.lesson.ordinal === 0 } : undefined;
 }
 
-export function getLesson(lessonId: number): Lesson | undefined {
-  return db().select().from(lessons).where(eq(lessons.id, lessonId)).get();
+export async function getLesson(lessonId: number): Promise<Lesson | undefined> {
+  const { lessons } = tables;
+  return first(database().select().from(lessons).where(eq(lessons.id, lessonId)));
 }
 
 /** A lesson of this course (the caller has already checked the course is the member's). */
-export function getLessonOfCourse(lessonId: number, courseId: string): Lesson | undefined {
-  return db()
-    .select()
-    .from(lessons)
-    .where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId)))
-    .get();
+export async function getLessonOfCourse(
+  lessonId: number,
+  courseId: string,
+): Promise<Lesson | undefined> {
+  const { lessons } = tables;
+  return first(
+    database()
+      .select()
+      .from(lessons)
+      .where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId))),
+  );
 }
 
-export function listLessonsOfCourse(courseId: string): Lesson[] {
-  return db()
+export async function listLessonsOfCourse(courseId: string): Promise<Lesson[]> {
+  const { lessons } = tables;
+  return database()
     .select()
     .from(lessons)
     .where(eq(lessons.courseId, courseId))
-    .orderBy(asc(lessons.ordinal))
-    .all();
+    .orderBy(asc(lessons.ordinal));
 }
 
 /** A try starts: running the first time, retrying after a failure. Never undoes 'done'. */
-export function markLessonRunning(lessonId: number, failuresSoFar: number) {
-  db()
+export async function markLessonRunning(lessonId: number, failuresSoFar: number) {
+  const { lessons } = tables;
+  await database()
     .update(lessons)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'running' })
-    .where(and(eq(lessons.id, lessonId), ne(lessons.state, 'done')))
-    .run();
+    .where(and(eq(lessons.id, lessonId), ne(lessons.state, 'done')));
 }
 
 /**
  * A try put off by the AI rate limit (ADR 0024): back to how it looked before the try started,
  * so the member reads "waiting", not a failure. Never undoes 'done'.
  */
-export function markLessonWaiting(lessonId: number, failuresSoFar: number) {
-  db()
+export async function markLessonWaiting(lessonId: number, failuresSoFar: number) {
+  const { lessons } = tables;
+  await database()
     .update(lessons)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'queued' })
-    .where(and(eq(lessons.id, lessonId), ne(lessons.state, 'done')))
-    .run();
+    .where(and(eq(lessons.id, lessonId), ne(lessons.state, 'done')));
 }
 
 export interface LessonMedia {
@@ -138,7 +139,7 @@ function mediaColumns(media: LessonMedia) {
  * twice (after a crash) cannot write it twice. The lesson's flashcards are owed from then on
  * (ADR 0033), in the same transaction. Returns whether it stored.
  */
-export function storeLessonContent(
+export async function storeLessonContent(
   lessonId: number,
   content: {
     theory: string;
@@ -147,9 +148,10 @@ export function storeLessonContent(
     /** The sections of the course's material the theory was written from (ADR 0032). */
     sources?: LessonSource[] | null;
   },
-): boolean {
-  return writeTransaction((tx) => {
-    const stored = tx
+): Promise<boolean> {
+  return transaction(async (tx) => {
+    const { lessons } = tables;
+    const [stored] = await tx
       .update(lessons)
       .set({
         theory: content.theory,
@@ -161,9 +163,8 @@ export function storeLessonContent(
         generatedAt: new Date(),
       })
       .where(and(eq(lessons.id, lessonId), isNull(lessons.theory)))
-      .returning({ courseId: lessons.courseId })
-      .get();
-    if (stored) insertOwedDecks(tx, [{ lessonId, courseId: stored.courseId }]);
+      .returning({ courseId: lessons.courseId });
+    if (stored) await insertOwedDecks([{ lessonId, courseId: stored.courseId }]);
     return stored !== undefined;
   });
 }
@@ -173,7 +174,8 @@ export function storeLessonContent(
  * from elsewhere): fills only what is still empty, so an image or video the
  * client supplied is kept, and marks the media done.
  */
-export function storeLessonMedia(lessonId: number, media: LessonMedia) {
+export async function storeLessonMedia(lessonId: number, media: LessonMedia) {
+  const { lessons } = tables;
   const image =
     media.imageUrl !== undefined
       ? {
@@ -188,35 +190,34 @@ export function storeLessonMedia(lessonId: number, media: LessonMedia) {
     media.youtubeId !== undefined
       ? { youtubeId: sql`coalesce(${lessons.youtubeId}, ${media.youtubeId})` }
       : {};
-  db()
+  await database()
     .update(lessons)
     .set({ ...image, ...video, mediaState: 'done', lastError: null })
-    .where(eq(lessons.id, lessonId))
-    .run();
+    .where(eq(lessons.id, lessonId));
 }
 
 /** A failed try: the lesson retries (or, when only its media failed, its media does). */
-export function recordLessonFailure(lessonId: number, failures: number, message: string) {
-  const lesson = getLesson(lessonId);
+export async function recordLessonFailure(lessonId: number, failures: number, message: string) {
+  const lesson = await getLesson(lessonId);
   if (!lesson) return;
-  db()
+  const { lessons } = tables;
+  await database()
     .update(lessons)
     .set(
       lesson.theory
         ? { mediaState: 'retrying', lastError: message.slice(0, 500) }
         : { state: 'retrying', attempts: failures, lastError: message.slice(0, 500) },
     )
-    .where(eq(lessons.id, lessonId))
-    .run();
+    .where(eq(lessons.id, lessonId));
 }
 
 /** The learner opened a generated lesson. Touches only `done`. */
-export function markLessonDone(lessonId: number) {
-  db()
+export async function markLessonDone(lessonId: number) {
+  const { lessons } = tables;
+  await database()
     .update(lessons)
     .set({ done: true })
-    .where(and(eq(lessons.id, lessonId), eq(lessons.done, false), eq(lessons.state, 'done')))
-    .run();
+    .where(and(eq(lessons.id, lessonId), eq(lessons.done, false), eq(lessons.state, 'done')));
 }
 
 /**
@@ -238,22 +239,25 @@ export interface ClientLessonUpdate {
  * Applies a whole course's client updates in one transaction: all of them or none. A lesson that
  * gets its first theory this way owes its flashcards, as one a job writes does.
  */
-export function updateLessonsFromClient(updates: ClientLessonUpdate[]) {
-  writeTransaction((tx) => {
-    for (const update of updates) updateLessonFromClient(tx, update);
+export async function updateLessonsFromClient(updates: ClientLessonUpdate[]) {
+  await transaction(async () => {
+    for (const update of updates) await updateLessonFromClient(update);
   });
 }
 
-function updateLessonFromClient(tx: Transaction, { lessonId, ...update }: ClientLessonUpdate) {
+async function updateLessonFromClient({ lessonId, ...update }: ClientLessonUpdate) {
+  const { lessons } = tables;
   const firstTheory = update.theory
-    ? tx
-        .select({ courseId: lessons.courseId })
-        .from(lessons)
-        .where(and(eq(lessons.id, lessonId), isNull(lessons.theory)))
-        .get()
+    ? await first(
+        database()
+          .select({ courseId: lessons.courseId })
+          .from(lessons)
+          .where(and(eq(lessons.id, lessonId), isNull(lessons.theory))),
+      )
     : undefined;
-  if (firstTheory) insertOwedDecks(tx, [{ lessonId, courseId: firstTheory.courseId }]);
-  tx.update(lessons)
+  if (firstTheory) await insertOwedDecks([{ lessonId, courseId: firstTheory.courseId }]);
+  await database()
+    .update(lessons)
     .set({
       done: update.done,
       ...(update.theory
@@ -267,25 +271,27 @@ function updateLessonFromClient(tx: Transaction, { lessonId, ...update }: Client
       ...(update.imageUrl !== undefined ? { imageUrl: update.imageUrl || null } : {}),
       ...(update.youtubeId !== undefined ? { youtubeId: update.youtubeId || null } : {}),
     })
-    .where(eq(lessons.id, lessonId))
-    .run();
+    .where(eq(lessons.id, lessonId));
 }
 
-/** Lessons whose theory or media is still owed: the work the sweeper keeps a job for. */
 /** Whether a lesson still owes its job work: theory or media not done. */
-const owesWork = sql`(${lessons.state} != 'done' OR ${lessons.mediaState} != 'done')`;
+const owesWork = ({ lessons }: Tables) =>
+  sql`(${lessons.state} != 'done' OR ${lessons.mediaState} != 'done')`;
 
 /**
  * Lessons still owed theory or media, with their member, oldest course first and each course in
  * order: the sweeper gives each a job again, members taking turns (ADR 38).
  */
-export function listUnfinishedLessons(): {
-  lessonId: number;
-  courseId: string;
-  ordinal: number;
-  userId: string;
-}[] {
-  return db()
+export async function listUnfinishedLessons(): Promise<
+  {
+    lessonId: number;
+    courseId: string;
+    ordinal: number;
+    userId: string;
+  }[]
+> {
+  const { courses, lessons } = tables;
+  return database()
     .select({
       lessonId: lessons.id,
       courseId: lessons.courseId,
@@ -294,26 +300,28 @@ export function listUnfinishedLessons(): {
     })
     .from(lessons)
     .innerJoin(courses, eq(courses.id, lessons.courseId))
-    .where(owesWork)
-    .orderBy(asc(courses.createdAt), asc(courses.id), asc(lessons.ordinal))
-    .all();
+    .where(owesWork(tables))
+    .orderBy(asc(courses.createdAt), asc(courses.id), asc(lessons.ordinal));
 }
 
 /**
  * Lessons the member of `courseId` is still owed in their other courses: the turns that course's
  * lessons wait behind, so one member's backlog does not hold up another's new course (ADR 38).
  */
-export function countOwedLessonsInOtherCourses(courseId: string): number {
-  return db()
-    .select({ owed: sql<number>`count(*)` })
-    .from(lessons)
-    .innerJoin(courses, eq(courses.id, lessons.courseId))
-    .where(
-      and(
-        eq(courses.userId, sql`(SELECT user_id FROM courses WHERE id = ${courseId})`),
-        ne(lessons.courseId, courseId),
-        owesWork,
+export async function countOwedLessonsInOtherCourses(courseId: string): Promise<number> {
+  const { courses, lessons } = tables;
+  const row = await first(
+    database()
+      .select({ owed: count() })
+      .from(lessons)
+      .innerJoin(courses, eq(courses.id, lessons.courseId))
+      .where(
+        and(
+          eq(courses.userId, sql`(SELECT user_id FROM courses WHERE id = ${courseId})`),
+          ne(lessons.courseId, courseId),
+          owesWork(tables),
+        ),
       ),
-    )
-    .get()!.owed;
+  );
+  return row?.owed ?? 0;
 }

@@ -1,9 +1,10 @@
 import { desc, eq } from 'drizzle-orm';
-import { outboxEmails } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import type { outboxEmails } from '../../db/schema';
+import { database, first, tables } from '~/utils/database.server';
 
-export function listOutbox(limit = 200) {
-  return db()
+export async function listOutbox(limit = 200) {
+  const { outboxEmails } = tables;
+  return database()
     .select({
       id: outboxEmails.id,
       to: outboxEmails.to,
@@ -12,12 +13,12 @@ export function listOutbox(limit = 200) {
     })
     .from(outboxEmails)
     .orderBy(desc(outboxEmails.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
-export function getOutboxEmail(id: number) {
-  return db().select().from(outboxEmails).where(eq(outboxEmails.id, id)).get();
+export async function getOutboxEmail(id: number) {
+  const { outboxEmails } = tables;
+  return first(database().select().from(outboxEmails).where(eq(outboxEmails.id, id)));
 }
 
 /** The secret part of a link that acts for its recipient (a password reset, an email change). */
@@ -29,14 +30,15 @@ export const MASKED_SECRET = '•••';
  * else's mail would let the admin take over that account (the main admin's included), so it is
  * masked.
  */
-export function getOutboxEmailFor(id: number, viewerEmail: string) {
-  const email = getOutboxEmail(id);
+export async function getOutboxEmailFor(id: number, viewerEmail: string) {
+  const email = await getOutboxEmail(id);
   if (!email || email.to.toLowerCase() === viewerEmail.toLowerCase()) return email;
   const mask = (value: string | null) => value?.replace(SECRET_LINK, `$1${MASKED_SECRET}`) ?? null;
   return { ...email, html: mask(email.html), text: mask(email.text) };
 }
 
 /** Demo mode's mail: kept for admins to read instead of being delivered. */
-export function keepInOutbox(email: typeof outboxEmails.$inferInsert) {
-  db().insert(outboxEmails).values(email).run();
+export async function keepInOutbox(email: typeof outboxEmails.$inferInsert): Promise<void> {
+  const { outboxEmails } = tables;
+  await database().insert(outboxEmails).values(email);
 }

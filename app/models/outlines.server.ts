@@ -1,15 +1,13 @@
 import { and, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
-import {
+import type {
   outlines,
-  sourceDocuments,
-  type CourseType,
-  type GenerationState,
-  type MaterialKind,
-  type MaterialSection,
+  CourseType,
+  GenerationState,
+  MaterialKind,
+  MaterialSection,
 } from '../../db/schema';
-import type { Db } from '../../db/connection';
 import { DEFAULT_LANGUAGE } from '~/domain/languages';
-import { db, writeTransaction } from '~/utils/db.server';
+import { database, first, preparedQuery, tables, transaction } from '~/utils/database.server';
 import { newId } from '~/utils/ids.server';
 
 export type Outline = typeof outlines.$inferSelect;
@@ -19,19 +17,21 @@ export type OutlineTopics = NonNullable<Outline['result']>;
  * Work the AI owes an outline: it is not written yet, or the member asked for a rewrite
  * (ADR 0032); a cancelled one is owed nothing. Every write a try makes is guarded by it.
  */
-const owed = () =>
-  and(
+const owed = () => {
+  const { outlines } = tables;
+  return and(
     ne(outlines.state, 'cancelled'),
     or(isNull(outlines.result), isNotNull(outlines.rewriteInstruction)),
   );
+};
 
 /**
- * The insert of /create, built and prepared once per connection: drizzle otherwise rebuilds
+ * The insert of /create, built and prepared once per database: drizzle otherwise rebuilds
  * and re-prepares it on each call, about a millisecond on the request thread, which a burst of
  * simultaneous /create multiplies for every page the same process serves meanwhile.
  */
-function prepareCreateOutline(database: Db) {
-  return database
+const createOutlineStatement = preparedQuery((db, { outlines }) =>
+  db
     .insert(outlines)
     .values({
       id: sql.placeholder('id'),
@@ -43,10 +43,8 @@ function prepareCreateOutline(database: Db) {
       language: sql.placeholder('language'),
     })
     .returning()
-    .prepare();
-}
-
-const createStatements = new WeakMap<Db, ReturnType<typeof prepareCreateOutline>>();
+    .prepare(),
+);
 
 /** The member's material, read and split into sections, stored with the outline it is for. */
 export interface NewMaterial {
@@ -59,7 +57,7 @@ export interface NewMaterial {
   sectionsJson: string;
 }
 
-export function createOutline(input: {
+export async function createOutline(input: {
   userId: string;
   mainTopic: string;
   subtopics: string[];
@@ -68,68 +66,67 @@ export function createOutline(input: {
   language?: string;
   /** Stored in the same transaction: an outline and its material exist together or not at all. */
   material?: NewMaterial;
-}): Outline {
+}): Promise<Outline> {
   const { material, ...request } = input;
   const values = { id: newId(), ...request, language: request.language ?? DEFAULT_LANGUAGE };
   if (material)
-    return writeTransaction((tx) => {
-      const outline = tx.insert(outlines).values(values).returning().get();
+    return transaction(async (tx) => {
+      const { outlines, sourceDocuments } = tables;
+      const [outline] = await tx.insert(outlines).values(values).returning();
       const { sectionsJson, ...document } = material;
-      tx.insert(sourceDocuments)
-        .values({
-          id: newId(),
-          userId: outline.userId,
-          outlineId: outline.id,
-          ...document,
-          // Stored as the thread wrote it: the request thread never parses or serializes it.
-          sections: sql`${sectionsJson}`,
-        })
-        .run();
-      return outline;
+      await tx.insert(sourceDocuments).values({
+        id: newId(),
+        userId: outline!.userId,
+        outlineId: outline!.id,
+        ...document,
+        // Stored as the thread wrote it: the request thread never parses or serializes it.
+        // (PostgreSQL reads the text parameter as the jsonb of the column it is inserted into.)
+        sections: sql`${sectionsJson}`,
+      });
+      return outline!;
     });
-  const database = db();
-  let statement = createStatements.get(database);
-  if (!statement) {
-    statement = prepareCreateOutline(database);
-    createStatements.set(database, statement);
-  }
-  return statement.get(values);
+  const [outline] = await createOutlineStatement().execute(values);
+  return outline!;
 }
 
-export function getOutline(id: string): Outline | undefined {
-  return db().select().from(outlines).where(eq(outlines.id, id)).get();
+export async function getOutline(id: string): Promise<Outline | undefined> {
+  const { outlines } = tables;
+  return first(database().select().from(outlines).where(eq(outlines.id, id)));
 }
 
 /** Another member's outline is as absent as one that never existed. */
-export function getOutlineForUser(id: string, userId: string): Outline | undefined {
-  return db()
-    .select()
-    .from(outlines)
-    .where(and(eq(outlines.id, id), eq(outlines.userId, userId)))
-    .get();
+export async function getOutlineForUser(id: string, userId: string): Promise<Outline | undefined> {
+  const { outlines } = tables;
+  return first(
+    database()
+      .select()
+      .from(outlines)
+      .where(and(eq(outlines.id, id), eq(outlines.userId, userId))),
+  );
 }
 
 /** A try starts: running the first time, retrying after a failure. */
-export function markOutlineRunning(id: string, failuresSoFar: number) {
-  db()
+export async function markOutlineRunning(id: string, failuresSoFar: number) {
+  const { outlines } = tables;
+  await database()
     .update(outlines)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'running', updatedAt: new Date() })
-    .where(and(eq(outlines.id, id), owed()))
-    .run();
+    .where(and(eq(outlines.id, id), owed()));
 }
 
 /** A try put off by the AI rate limit (ADR 0024): waiting again, as before it started. */
-export function markOutlineWaiting(id: string, failuresSoFar: number) {
-  db()
+export async function markOutlineWaiting(id: string, failuresSoFar: number) {
+  const { outlines } = tables;
+  await database()
     .update(outlines)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'queued', updatedAt: new Date() })
-    .where(and(eq(outlines.id, id), owed()))
-    .run();
+    .where(and(eq(outlines.id, id), owed()));
 }
 
 /** Stores a validated outline once; a second writer changes nothing. Returns whether it stored. */
-export function storeOutlineResult(id: string, topics: OutlineTopics): boolean {
-  const result = db()
+export async function storeOutlineResult(id: string, topics: OutlineTopics): Promise<boolean> {
+  const { outlines } = tables;
+  const stored = await database()
     .update(outlines)
     .set({
       result: topics,
@@ -139,17 +136,18 @@ export function storeOutlineResult(id: string, topics: OutlineTopics): boolean {
       updatedAt: new Date(),
     })
     .where(and(eq(outlines.id, id), isNull(outlines.result), ne(outlines.state, 'cancelled')))
-    .run();
-  return result.changes === 1;
+    .returning({ id: outlines.id });
+  return stored.length === 1;
 }
 
-export function recordOutlineFailure(
+export async function recordOutlineFailure(
   id: string,
   failures: number,
   message: string,
   kind: NonNullable<Outline['failureKind']>,
 ) {
-  db()
+  const { outlines } = tables;
+  await database()
     .update(outlines)
     .set({
       state: 'retrying',
@@ -158,37 +156,36 @@ export function recordOutlineFailure(
       failureKind: kind,
       updatedAt: new Date(),
     })
-    .where(and(eq(outlines.id, id), owed()))
-    .run();
+    .where(and(eq(outlines.id, id), owed()));
 }
 
 /** The member gives up on an outline not written yet: no more tries. False if it was written. */
-export function cancelOutline(id: string): boolean {
-  return (
-    db()
-      .update(outlines)
-      .set({ state: 'cancelled', updatedAt: new Date() })
-      .where(and(eq(outlines.id, id), isNull(outlines.result)))
-      .run().changes === 1
-  );
+export async function cancelOutline(id: string): Promise<boolean> {
+  const { outlines } = tables;
+  const cancelled = await database()
+    .update(outlines)
+    .set({ state: 'cancelled', updatedAt: new Date() })
+    .where(and(eq(outlines.id, id), isNull(outlines.result)))
+    .returning({ id: outlines.id });
+  return cancelled.length === 1;
 }
 
 /** The member changes the title of an outline not written yet: it starts again from try one. */
-export function retitleOutline(id: string, mainTopic: string): boolean {
-  return (
-    db()
-      .update(outlines)
-      .set({
-        mainTopic,
-        state: 'queued',
-        attempts: 0,
-        lastError: null,
-        failureKind: null,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(outlines.id, id), isNull(outlines.result)))
-      .run().changes === 1
-  );
+export async function retitleOutline(id: string, mainTopic: string): Promise<boolean> {
+  const { outlines } = tables;
+  const retitled = await database()
+    .update(outlines)
+    .set({
+      mainTopic,
+      state: 'queued',
+      attempts: 0,
+      lastError: null,
+      failureKind: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(outlines.id, id), isNull(outlines.result)))
+    .returning({ id: outlines.id });
+  return retitled.length === 1;
 }
 
 /**
@@ -196,38 +193,45 @@ export function retitleOutline(id: string, mainTopic: string): boolean {
  * material (so deleting the course deletes it); false if it already has a course or is being
  * rewritten.
  */
-export function claimOutline(id: string, courseId: string): boolean {
-  return writeTransaction((tx) => {
+export async function claimOutline(id: string, courseId: string): Promise<boolean> {
+  return transaction(async (tx) => {
+    const { outlines, sourceDocuments } = tables;
     const claimed =
-      tx
-        .update(outlines)
-        .set({ courseId, updatedAt: new Date() })
-        .where(
-          and(eq(outlines.id, id), isNull(outlines.courseId), isNull(outlines.rewriteInstruction)),
-        )
-        .run().changes === 1;
+      (
+        await tx
+          .update(outlines)
+          .set({ courseId, updatedAt: new Date() })
+          .where(
+            and(
+              eq(outlines.id, id),
+              isNull(outlines.courseId),
+              isNull(outlines.rewriteInstruction),
+            ),
+          )
+          .returning({ id: outlines.id })
+      ).length === 1;
     if (claimed)
-      tx.update(sourceDocuments).set({ courseId }).where(eq(sourceDocuments.outlineId, id)).run();
+      await tx.update(sourceDocuments).set({ courseId }).where(eq(sourceDocuments.outlineId, id));
     return claimed;
   });
 }
 
 /** Stores the member's edit of a written outline; false once it has a course or is being rewritten. */
-export function saveOutlineEdit(id: string, topics: OutlineTopics): boolean {
-  return (
-    db()
-      .update(outlines)
-      .set({ result: topics, revision: sql`${outlines.revision} + 1`, updatedAt: new Date() })
-      .where(
-        and(
-          eq(outlines.id, id),
-          isNotNull(outlines.result),
-          isNull(outlines.courseId),
-          isNull(outlines.rewriteInstruction),
-        ),
-      )
-      .run().changes === 1
-  );
+export async function saveOutlineEdit(id: string, topics: OutlineTopics): Promise<boolean> {
+  const { outlines } = tables;
+  const saved = await database()
+    .update(outlines)
+    .set({ result: topics, revision: sql`${outlines.revision} + 1`, updatedAt: new Date() })
+    .where(
+      and(
+        eq(outlines.id, id),
+        isNotNull(outlines.result),
+        isNull(outlines.courseId),
+        isNull(outlines.rewriteInstruction),
+      ),
+    )
+    .returning({ id: outlines.id });
+  return saved.length === 1;
 }
 
 /**
@@ -235,8 +239,12 @@ export function saveOutlineEdit(id: string, topics: OutlineTopics): boolean {
  * instruction; the written one stays until the rewrite replaces it. Returns the rewrite's round
  * (its job's name), or null when the outline cannot be rewritten now.
  */
-export function requestOutlineRewrite(id: string, instruction: string): number | null {
-  const row = db()
+export async function requestOutlineRewrite(
+  id: string,
+  instruction: string,
+): Promise<number | null> {
+  const { outlines } = tables;
+  const [row] = await database()
     .update(outlines)
     .set({
       rewriteInstruction: instruction,
@@ -255,54 +263,57 @@ export function requestOutlineRewrite(id: string, instruction: string): number |
         isNull(outlines.rewriteInstruction),
       ),
     )
-    .returning({ round: outlines.rewriteRound })
-    .get();
+    .returning({ round: outlines.rewriteRound });
   return row?.round ?? null;
 }
 
 /** The member stops a rewrite: the outline stays as it was. False when none was under way. */
-export function stopOutlineRewrite(id: string): boolean {
-  return (
-    db()
-      .update(outlines)
-      .set({
-        rewriteInstruction: null,
-        state: 'done',
-        attempts: 0,
-        lastError: null,
-        failureKind: null,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(outlines.id, id), isNotNull(outlines.rewriteInstruction)))
-      .run().changes === 1
-  );
+export async function stopOutlineRewrite(id: string): Promise<boolean> {
+  const { outlines } = tables;
+  const stopped = await database()
+    .update(outlines)
+    .set({
+      rewriteInstruction: null,
+      state: 'done',
+      attempts: 0,
+      lastError: null,
+      failureKind: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(outlines.id, id), isNotNull(outlines.rewriteInstruction)))
+    .returning({ id: outlines.id });
+  return stopped.length === 1;
 }
 
 /** The rewrite of `round` replaces the outline, once; false if it was stopped or superseded. */
-export function storeRewrittenOutline(id: string, round: number, topics: OutlineTopics): boolean {
-  return (
-    db()
-      .update(outlines)
-      .set({
-        result: topics,
-        rewriteInstruction: null,
-        revision: sql`${outlines.revision} + 1`,
-        state: 'done',
-        attempts: 0,
-        lastError: null,
-        failureKind: null,
-        updatedAt: new Date(),
-      })
-      .where(
-        and(
-          eq(outlines.id, id),
-          eq(outlines.rewriteRound, round),
-          isNotNull(outlines.rewriteInstruction),
-          isNull(outlines.courseId),
-        ),
-      )
-      .run().changes === 1
-  );
+export async function storeRewrittenOutline(
+  id: string,
+  round: number,
+  topics: OutlineTopics,
+): Promise<boolean> {
+  const { outlines } = tables;
+  const stored = await database()
+    .update(outlines)
+    .set({
+      result: topics,
+      rewriteInstruction: null,
+      revision: sql`${outlines.revision} + 1`,
+      state: 'done',
+      attempts: 0,
+      lastError: null,
+      failureKind: null,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(outlines.id, id),
+        eq(outlines.rewriteRound, round),
+        isNotNull(outlines.rewriteInstruction),
+        isNull(outlines.courseId),
+      ),
+    )
+    .returning({ id: outlines.id });
+  return stored.length === 1;
 }
 
 /** The member's material an outline is written from (ADR 0032), as the jobs read it. */
@@ -314,18 +325,20 @@ export interface OutlineMaterial {
   sections: MaterialSection[];
 }
 
-export function materialOfOutline(outlineId: string): OutlineMaterial | undefined {
-  return db()
-    .select({
-      id: sourceDocuments.id,
-      name: sourceDocuments.name,
-      kind: sourceDocuments.kind,
-      pageCount: sourceDocuments.pageCount,
-      sections: sourceDocuments.sections,
-    })
-    .from(sourceDocuments)
-    .where(eq(sourceDocuments.outlineId, outlineId))
-    .get();
+export async function materialOfOutline(outlineId: string): Promise<OutlineMaterial | undefined> {
+  const { sourceDocuments } = tables;
+  return first(
+    database()
+      .select({
+        id: sourceDocuments.id,
+        name: sourceDocuments.name,
+        kind: sourceDocuments.kind,
+        pageCount: sourceDocuments.pageCount,
+        sections: sourceDocuments.sections,
+      })
+      .from(sourceDocuments)
+      .where(eq(sourceDocuments.outlineId, outlineId)),
+  );
 }
 
 /** What the outline's page says of its material: no sections, only their count. */
@@ -337,19 +350,21 @@ export interface MaterialSummary {
   charCount: number;
 }
 
-function materialSummary(outlineId: string): MaterialSummary | null {
+async function materialSummary(outlineId: string): Promise<MaterialSummary | null> {
+  const { sourceDocuments } = tables;
   return (
-    db()
-      .select({
-        id: sourceDocuments.id,
-        name: sourceDocuments.name,
-        kind: sourceDocuments.kind,
-        pageCount: sourceDocuments.pageCount,
-        charCount: sourceDocuments.charCount,
-      })
-      .from(sourceDocuments)
-      .where(eq(sourceDocuments.outlineId, outlineId))
-      .get() ?? null
+    (await first(
+      database()
+        .select({
+          id: sourceDocuments.id,
+          name: sourceDocuments.name,
+          kind: sourceDocuments.kind,
+          pageCount: sourceDocuments.pageCount,
+          charCount: sourceDocuments.charCount,
+        })
+        .from(sourceDocuments)
+        .where(eq(sourceDocuments.outlineId, outlineId)),
+    )) ?? null
   );
 }
 
@@ -379,7 +394,7 @@ export interface OutlineStatus {
 /** Tries whose answers could not be used before the member is told so. */
 export const UNUSABLE_NOTICE_AFTER = 3;
 
-export function outlineStatus(outline: Outline): OutlineStatus {
+export async function outlineStatus(outline: Outline): Promise<OutlineStatus> {
   return {
     id: outline.id,
     state: outline.state,
@@ -392,7 +407,7 @@ export function outlineStatus(outline: Outline): OutlineStatus {
     language: outline.language,
     revision: outline.revision,
     rewriting: outline.rewriteInstruction,
-    material: materialSummary(outline.id),
+    material: await materialSummary(outline.id),
     version: `${outline.state}:${outline.attempts}:${outline.courseId ?? ''}:${outline.mainTopic}:${outline.revision}:${outline.rewriteRound}:${outline.rewriteInstruction === null ? '' : 'rewriting'}`,
   };
 }
@@ -401,15 +416,18 @@ export function outlineStatus(outline: Outline): OutlineStatus {
  * Outlines still owed by the AI (not written or being rewritten, not cancelled), with the round
  * their job is named by: the work the sweeper keeps a job for.
  */
-export function listUnfinishedOutlines(): { outlineId: string; round: number }[] {
-  return db()
+export async function listUnfinishedOutlines(): Promise<{ outlineId: string; round: number }[]> {
+  const { outlines } = tables;
+  const rows = await database()
     .select({
       outlineId: outlines.id,
       round: outlines.rewriteRound,
       rewriting: outlines.rewriteInstruction,
     })
     .from(outlines)
-    .where(owed())
-    .all()
-    .map((row) => ({ outlineId: row.outlineId, round: row.rewriting === null ? 0 : row.round }));
+    .where(owed());
+  return rows.map((row) => ({
+    outlineId: row.outlineId,
+    round: row.rewriting === null ? 0 : row.round,
+  }));
 }

@@ -1,27 +1,27 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { passwordResetTokens, users } from '../../db/schema';
 import { revokeAccountAccess } from './account-access.server';
-import { db, writeTransaction } from '~/utils/db.server';
+import { database, first, tables, transaction } from '~/utils/database.server';
 import { hashToken, newSecretToken } from '~/utils/ids.server';
 
 /** A reset link works for one hour, once. */
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 /** Issues a reset token for a user; only its SHA-256 is stored, the token itself goes by email. */
-export function createPasswordResetToken(userId: string): string {
+export async function createPasswordResetToken(userId: string): Promise<string> {
+  const { passwordResetTokens } = tables;
   const token = newSecretToken();
-  db()
+  await database()
     .insert(passwordResetTokens)
     .values({
       tokenHash: hashToken(token),
       userId,
       expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
-    })
-    .run();
+    });
   return token;
 }
 
 function liveToken(token: string, now: Date) {
+  const { passwordResetTokens } = tables;
   return and(
     eq(passwordResetTokens.tokenHash, hashToken(token)),
     isNull(passwordResetTokens.usedAt),
@@ -30,14 +30,16 @@ function liveToken(token: string, now: Date) {
 }
 
 /** True while a token is unused and younger than an hour (the reset page asks before showing its form). */
-export function isResetTokenUsable(token: string): boolean {
-  return Boolean(
-    db()
+export async function isResetTokenUsable(token: string): Promise<boolean> {
+  const { passwordResetTokens } = tables;
+  const live = await first(
+    database()
       .select({ userId: passwordResetTokens.userId })
       .from(passwordResetTokens)
       .where(liveToken(token, new Date()))
-      .get(),
+      .limit(1),
   );
+  return Boolean(live);
 }
 
 /**
@@ -47,26 +49,25 @@ export function isResetTokenUsable(token: string): boolean {
  * user is revoked with it. Returns the user's id, email and name, or null when
  * the token is unknown, used or expired.
  */
-export function redeemPasswordResetToken(
+export async function redeemPasswordResetToken(
   token: string,
   passwordHash: string,
-): { userId: string; email: string; name: string } | null {
-  return writeTransaction((tx) => {
+): Promise<{ userId: string; email: string; name: string } | null> {
+  return transaction(async (tx) => {
+    const { passwordResetTokens, users } = tables;
     const now = new Date();
-    const spent = tx
+    const [spent] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })
       .where(liveToken(token, now))
-      .returning({ userId: passwordResetTokens.userId })
-      .get();
+      .returning({ userId: passwordResetTokens.userId });
     if (!spent) return null;
-    revokeAccountAccess(spent.userId, now);
-    const user = tx
+    await revokeAccountAccess(spent.userId, now);
+    const [user] = await tx
       .update(users)
       .set({ passwordHash, updatedAt: now })
       .where(eq(users.id, spent.userId))
-      .returning({ userId: users.id, email: users.email, name: users.name })
-      .get();
+      .returning({ userId: users.id, email: users.email, name: users.name });
     return user ?? null;
   });
 }

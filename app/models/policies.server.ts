@@ -1,14 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { policies, POLICY_KEYS, type PolicyKey } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { POLICY_KEYS } from '../../db/enums';
+import type { PolicyKey } from '../../db/schema';
+import { database, first, tables } from '~/utils/database.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
 import { DEFAULT_POLICIES } from '~/domain/default-policies';
 
 export type Policies = Record<PolicyKey, string>;
 
 /** The stored texts as written (for the admin editors); defaults for any not stored. */
-export function getPolicies(): Policies {
-  const rows = db().select().from(policies).all();
+export async function getPolicies(): Promise<Policies> {
+  const { policies } = tables;
+  const rows = await database().select().from(policies);
   const stored = Object.fromEntries(rows.map((row) => [row.key, row.html])) as Partial<Policies>;
   return Object.fromEntries(
     POLICY_KEYS.map((key) => [key, stored[key] ?? DEFAULT_POLICIES[key]]),
@@ -16,8 +18,9 @@ export function getPolicies(): Policies {
 }
 
 /** One stored text as written, or its default. */
-export function getPolicy(key: PolicyKey): string {
-  const row = db().select().from(policies).where(eq(policies.key, key)).get();
+export async function getPolicy(key: PolicyKey): Promise<string> {
+  const { policies } = tables;
+  const row = await first(database().select().from(policies).where(eq(policies.key, key)));
   return row?.html ?? DEFAULT_POLICIES[key];
 }
 
@@ -25,28 +28,28 @@ export function getPolicy(key: PolicyKey): string {
  * What visitors and API clients get: every text sanitized on its way out, so
  * stored HTML (whoever wrote it) can never run script in a browser.
  */
-export function getPublicPolicy(key: PolicyKey): string {
-  return sanitizeHtml(getPolicy(key));
+export async function getPublicPolicy(key: PolicyKey): Promise<string> {
+  return sanitizeHtml(await getPolicy(key));
 }
 
-export function getPublicPolicies(): Policies {
-  const all = getPolicies();
+export async function getPublicPolicies(): Promise<Policies> {
+  const all = await getPolicies();
   return Object.fromEntries(POLICY_KEYS.map((key) => [key, sanitizeHtml(all[key])])) as Policies;
 }
 
-export function savePolicy(key: PolicyKey, html: string, updatedBy: string | null) {
-  db()
+export async function savePolicy(key: PolicyKey, html: string, updatedBy: string | null) {
+  const { policies } = tables;
+  await database()
     .insert(policies)
     .values({ key, html, updatedBy })
-    .onConflictDoUpdate({ target: policies.key, set: { html, updatedBy, updatedAt: new Date() } })
-    .run();
+    .onConflictDoUpdate({ target: policies.key, set: { html, updatedBy, updatedAt: new Date() } });
 }
 
 /** Writes the default texts for any policy not stored yet; never overwrites an admin's edit. */
-export function seedDefaultPolicies() {
-  db()
+export async function seedDefaultPolicies() {
+  const { policies } = tables;
+  await database()
     .insert(policies)
     .values(POLICY_KEYS.map((key) => ({ key, html: DEFAULT_POLICIES[key] })))
-    .onConflictDoNothing()
-    .run();
+    .onConflictDoNothing();
 }

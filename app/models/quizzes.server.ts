@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { courses, lessons, quizAttempts, quizzes, type QuizQuestion } from '../../db/schema';
-import { db, type Transaction } from '~/utils/db.server';
+import { and, asc, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { quizAttempts, quizzes, QuizQuestion } from '../../db/schema';
+import { database, first, tables } from '~/utils/database.server';
 
 /**
  * Quizzes and their attempts. A quiz row is written with its course and owes a job until its
@@ -28,13 +28,14 @@ const written = (questions: QuizQuestion[] | null | undefined) =>
   questions ? { questions, state: 'done' as const, generatedAt: new Date() } : {};
 
 /** A quiz after every topic and the final exam, in the transaction that writes the course. */
-export function insertCourseQuizzes(
-  tx: Transaction,
+export async function insertCourseQuizzes(
   courseId: string,
   courseTopics: CourseQuizTopic[],
   examQuestions?: QuizQuestion[] | null,
 ) {
-  tx.insert(quizzes)
+  const { quizzes } = tables;
+  await database()
+    .insert(quizzes)
     .values([
       ...courseTopics.map((topic) => ({
         courseId,
@@ -52,26 +53,27 @@ export function insertCourseQuizzes(
         questionCount: EXAM_QUESTIONS,
         ...written(examQuestions),
       },
-    ])
-    .run();
+    ]);
 }
 
-export function listQuizzesOfCourse(courseId: string): Quiz[] {
-  return db()
+export async function listQuizzesOfCourse(courseId: string): Promise<Quiz[]> {
+  const { quizzes } = tables;
+  return database()
     .select()
     .from(quizzes)
     .where(eq(quizzes.courseId, courseId))
-    .orderBy(asc(quizzes.id))
-    .all();
+    .orderBy(asc(quizzes.id));
 }
 
 /** A quiz of this course (the caller has already checked the course is the member's). */
-export function getQuizOfCourse(quizId: number, courseId: string): Quiz | undefined {
-  return db()
-    .select()
-    .from(quizzes)
-    .where(and(eq(quizzes.id, quizId), eq(quizzes.courseId, courseId)))
-    .get();
+export async function getQuizOfCourse(quizId: number, courseId: string): Promise<Quiz | undefined> {
+  const { quizzes } = tables;
+  return first(
+    database()
+      .select()
+      .from(quizzes)
+      .where(and(eq(quizzes.id, quizId), eq(quizzes.courseId, courseId))),
+  );
 }
 
 export interface QuizJobContext {
@@ -82,18 +84,20 @@ export interface QuizJobContext {
 }
 
 /** What a quiz job needs, or undefined when the quiz (or its course) was deleted. */
-export function getQuizJobContext(quizId: number): QuizJobContext | undefined {
-  const row = db()
-    .select({
-      quiz: quizzes,
-      course: { id: courses.id, mainTopic: courses.mainTopic, language: courses.language },
-    })
-    .from(quizzes)
-    .innerJoin(courses, eq(courses.id, quizzes.courseId))
-    .where(eq(quizzes.id, quizId))
-    .get();
+export async function getQuizJobContext(quizId: number): Promise<QuizJobContext | undefined> {
+  const { courses, lessons, quizzes } = tables;
+  const row = await first(
+    database()
+      .select({
+        quiz: quizzes,
+        course: { id: courses.id, mainTopic: courses.mainTopic, language: courses.language },
+      })
+      .from(quizzes)
+      .innerJoin(courses, eq(courses.id, quizzes.courseId))
+      .where(eq(quizzes.id, quizId)),
+  );
   if (!row) return undefined;
-  const lessonTitles = db()
+  const titles = await database()
     .select({ title: lessons.title })
     .from(lessons)
     .where(
@@ -101,46 +105,48 @@ export function getQuizJobContext(quizId: number): QuizJobContext | undefined {
         ? eq(lessons.courseId, row.course.id)
         : eq(lessons.topicId, row.quiz.topicId),
     )
-    .orderBy(asc(lessons.ordinal))
-    .all()
-    .map((lesson) => lesson.title);
-  return { ...row, lessonTitles };
+    .orderBy(asc(lessons.ordinal));
+  return { ...row, lessonTitles: titles.map((lesson) => lesson.title) };
 }
 
 /** A try starts. Never undoes 'done'. */
-export function markQuizRunning(quizId: number, failuresSoFar: number) {
-  db()
+export async function markQuizRunning(quizId: number, failuresSoFar: number) {
+  const { quizzes } = tables;
+  await database()
     .update(quizzes)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'running' })
-    .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)))
-    .run();
+    .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)));
 }
 
 /** A try put off by the AI rate limit (ADR 0024): waiting again, as before it started. */
-export function markQuizWaiting(quizId: number, failuresSoFar: number) {
-  db()
+export async function markQuizWaiting(quizId: number, failuresSoFar: number) {
+  const { quizzes } = tables;
+  await database()
     .update(quizzes)
     .set({ state: failuresSoFar > 0 ? 'retrying' : 'queued' })
-    .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)))
-    .run();
+    .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)));
 }
 
 /** Stores the questions once: a job run twice cannot replace questions already answered. */
-export function storeQuizQuestions(quizId: number, questions: QuizQuestion[]): boolean {
-  const result = db()
+export async function storeQuizQuestions(
+  quizId: number,
+  questions: QuizQuestion[],
+): Promise<boolean> {
+  const { quizzes } = tables;
+  const stored = await database()
     .update(quizzes)
     .set({ questions, state: 'done', lastError: null, generatedAt: new Date() })
     .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)))
-    .run();
-  return result.changes === 1;
+    .returning({ id: quizzes.id });
+  return stored.length === 1;
 }
 
-export function recordQuizFailure(quizId: number, failures: number, message: string) {
-  db()
+export async function recordQuizFailure(quizId: number, failures: number, message: string) {
+  const { quizzes } = tables;
+  await database()
     .update(quizzes)
     .set({ state: 'retrying', attempts: failures, lastError: message.slice(0, 500) })
-    .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)))
-    .run();
+    .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)));
 }
 
 /** Quizzes still without questions: the work the sweeper keeps a job for. */
@@ -148,53 +154,60 @@ export function recordQuizFailure(quizId: number, failures: number, message: str
  * Quizzes without questions, with their member, oldest course first and each course in order: the
  * sweeper gives each a job again, members taking turns (ADR 38).
  */
-export function listUnfinishedQuizzes(): { quizId: number; courseId: string; userId: string }[] {
-  return db()
+export async function listUnfinishedQuizzes(): Promise<
+  { quizId: number; courseId: string; userId: string }[]
+> {
+  const { courses, quizzes } = tables;
+  return database()
     .select({ quizId: quizzes.id, courseId: quizzes.courseId, userId: courses.userId })
     .from(quizzes)
     .innerJoin(courses, eq(courses.id, quizzes.courseId))
     .where(sql`${quizzes.state} != 'done'`)
-    .orderBy(asc(courses.createdAt), asc(courses.id), asc(quizzes.id))
-    .all();
+    .orderBy(asc(courses.createdAt), asc(courses.id), asc(quizzes.id));
 }
 
 /**
  * Quizzes the member of `courseId` is still owed in their other courses: the turns that course's
  * quizzes wait behind, so one member's backlog does not hold up another's new course (ADR 38).
  */
-export function countOwedQuizzesInOtherCourses(courseId: string): number {
-  return db()
-    .select({ owed: sql<number>`count(*)` })
-    .from(quizzes)
-    .innerJoin(courses, eq(courses.id, quizzes.courseId))
-    .where(
-      and(
-        eq(courses.userId, sql`(SELECT user_id FROM courses WHERE id = ${courseId})`),
-        ne(quizzes.courseId, courseId),
-        sql`${quizzes.state} != 'done'`,
+export async function countOwedQuizzesInOtherCourses(courseId: string): Promise<number> {
+  const { courses, quizzes } = tables;
+  const row = await first(
+    database()
+      .select({ owed: count() })
+      .from(quizzes)
+      .innerJoin(courses, eq(courses.id, quizzes.courseId))
+      .where(
+        and(
+          eq(courses.userId, sql`(SELECT user_id FROM courses WHERE id = ${courseId})`),
+          ne(quizzes.courseId, courseId),
+          sql`${quizzes.state} != 'done'`,
+        ),
       ),
-    )
-    .get()!.owed;
+  );
+  return row?.owed ?? 0;
 }
 
-export function insertAttempt(attempt: {
+export async function insertAttempt(attempt: {
   quizId: number;
   userId: string;
   answers: number[];
   score: number;
   total: number;
-}): QuizAttempt {
-  return db().insert(quizAttempts).values(attempt).returning().get();
+}): Promise<QuizAttempt> {
+  const { quizAttempts } = tables;
+  const [inserted] = await database().insert(quizAttempts).values(attempt).returning();
+  return inserted!;
 }
 
 /** A member's attempts at a quiz, newest first. */
-export function listAttempts(quizId: number, userId: string): QuizAttempt[] {
-  return db()
+export async function listAttempts(quizId: number, userId: string): Promise<QuizAttempt[]> {
+  const { quizAttempts } = tables;
+  return database()
     .select()
     .from(quizAttempts)
     .where(and(eq(quizAttempts.quizId, quizId), eq(quizAttempts.userId, userId)))
-    .orderBy(desc(quizAttempts.id))
-    .all();
+    .orderBy(desc(quizAttempts.id));
 }
 
 export interface QuizScores {
@@ -205,8 +218,12 @@ export interface QuizScores {
 }
 
 /** Best and last score of each of the course's quizzes that the member has taken. */
-export function scoresOfCourse(courseId: string, userId: string): Map<number, QuizScores> {
-  const rows = db()
+export async function scoresOfCourse(
+  courseId: string,
+  userId: string,
+): Promise<Map<number, QuizScores>> {
+  const { quizAttempts, quizzes } = tables;
+  const rows = await database()
     .select({
       quizId: quizAttempts.quizId,
       id: quizAttempts.id,
@@ -216,8 +233,7 @@ export function scoresOfCourse(courseId: string, userId: string): Map<number, Qu
     .from(quizAttempts)
     .innerJoin(quizzes, eq(quizzes.id, quizAttempts.quizId))
     .where(and(eq(quizzes.courseId, courseId), eq(quizAttempts.userId, userId)))
-    .orderBy(asc(quizAttempts.id))
-    .all();
+    .orderBy(asc(quizAttempts.id));
   const scores = new Map<number, QuizScores>();
   for (const row of rows) {
     const entry = scores.get(row.quizId) ?? {
@@ -240,19 +256,19 @@ export function scoresOfCourse(courseId: string, userId: string): Map<number, Qu
  * For the course cards shown (a page of them): how many quizzes each course has and how many the
  * member has taken.
  */
-export function quizSummariesOfUser(
+export async function quizSummariesOfUser(
   userId: string,
   courseIds: string[],
-): Map<
-  string,
-  { quizzes: number; taken: number; examBest: { score: number; total: number } | null }
+): Promise<
+  Map<string, { quizzes: number; taken: number; examBest: { score: number; total: number } | null }>
 > {
   if (courseIds.length === 0) return new Map();
-  const rows = db()
+  const { courses, quizAttempts, quizzes } = tables;
+  const rows = await database()
     .select({
       courseId: quizzes.courseId,
       kind: quizzes.kind,
-      taken: sql<number>`count(${quizAttempts.id})`,
+      taken: count(quizAttempts.id),
       best: sql<number | null>`max(${quizAttempts.score})`,
       total: quizzes.questionCount,
     })
@@ -263,8 +279,7 @@ export function quizSummariesOfUser(
       and(eq(quizAttempts.quizId, quizzes.id), eq(quizAttempts.userId, userId)),
     )
     .where(and(eq(courses.userId, userId), inArray(quizzes.courseId, courseIds)))
-    .groupBy(quizzes.id)
-    .all();
+    .groupBy(quizzes.id);
   const summaries = new Map<
     string,
     { quizzes: number; taken: number; examBest: { score: number; total: number } | null }
@@ -281,14 +296,18 @@ export function quizSummariesOfUser(
 }
 
 /** The lessons a quiz follows, with the member's done marks: the exam opens once all are done. */
-export function lessonsDoneOfCourse(courseId: string): { total: number; done: number } {
-  const row = db()
-    .select({
-      total: sql<number>`count(*)`,
-      done: sql<number>`coalesce(sum(${lessons.done}), 0)`,
-    })
-    .from(lessons)
-    .where(eq(lessons.courseId, courseId))
-    .get();
+export async function lessonsDoneOfCourse(
+  courseId: string,
+): Promise<{ total: number; done: number }> {
+  const { lessons } = tables;
+  const row = await first(
+    database()
+      .select({
+        total: count(),
+        done: sql<number>`count(*) filter (where ${eq(lessons.done, true)})`.mapWith(Number),
+      })
+      .from(lessons)
+      .where(eq(lessons.courseId, courseId)),
+  );
   return { total: row?.total ?? 0, done: row?.done ?? 0 };
 }

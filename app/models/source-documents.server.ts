@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { sourceDocuments, type MaterialSection } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import type { sourceDocuments, MaterialSection } from '../../db/schema';
+import { database, first, tables } from '~/utils/database.server';
 
 /**
  * The member's own material (ADR 0032). Written with its outline (outlines.server.ts) and given
@@ -10,32 +10,40 @@ import { db } from '~/utils/db.server';
 export type SourceDocument = typeof sourceDocuments.$inferSelect;
 
 /** Another member's document is as absent as one that never existed. */
-export function getDocumentForUser(id: string, userId: string): SourceDocument | undefined {
-  return db()
-    .select()
-    .from(sourceDocuments)
-    .where(and(eq(sourceDocuments.id, id), eq(sourceDocuments.userId, userId)))
-    .get();
+export async function getDocumentForUser(
+  id: string,
+  userId: string,
+): Promise<SourceDocument | undefined> {
+  const { sourceDocuments } = tables;
+  return first(
+    database()
+      .select()
+      .from(sourceDocuments)
+      .where(and(eq(sourceDocuments.id, id), eq(sourceDocuments.userId, userId))),
+  );
 }
 
 /** The sections a course's lessons are written from, if it was made from material. */
-export function materialOfCourse(
+export async function materialOfCourse(
   courseId: string,
-): { id: string; sections: MaterialSection[] } | undefined {
-  return db()
-    .select({ id: sourceDocuments.id, sections: sourceDocuments.sections })
-    .from(sourceDocuments)
-    .where(eq(sourceDocuments.courseId, courseId))
-    .get();
+): Promise<{ id: string; sections: MaterialSection[] } | undefined> {
+  const { sourceDocuments } = tables;
+  return first(
+    database()
+      .select({ id: sourceDocuments.id, sections: sourceDocuments.sections })
+      .from(sourceDocuments)
+      .where(eq(sourceDocuments.courseId, courseId)),
+  );
 }
 
 /** The id of a course's material, for the link beside its lessons' sources. */
-export function documentIdOfCourse(courseId: string): string | null {
-  return (
-    db()
+export async function documentIdOfCourse(courseId: string): Promise<string | null> {
+  const { sourceDocuments } = tables;
+  const row = await first(
+    database()
       .select({ id: sourceDocuments.id })
       .from(sourceDocuments)
-      .where(eq(sourceDocuments.courseId, courseId))
-      .get()?.id ?? null
+      .where(eq(sourceDocuments.courseId, courseId)),
   );
+  return row?.id ?? null;
 }

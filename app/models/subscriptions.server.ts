@@ -1,14 +1,13 @@
-import { and, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import {
+import { and, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type {
   receipts,
   subscriptions,
-  users,
-  type BillingCustomer,
-  type PaymentProvider,
-  type SubscriptionStatus,
+  BillingCustomer,
+  PaymentProvider,
+  SubscriptionStatus,
 } from '../../db/schema';
 import type { PaidPlanId } from '~/domain/plans';
-import { db, writeTransaction } from '~/utils/db.server';
+import { database, first, tables, transaction, type Tables } from '~/utils/database.server';
 
 /**
  * Subscriptions, as the providers last told us, and the member's plan that
@@ -18,7 +17,7 @@ import { db, writeTransaction } from '~/utils/db.server';
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type Receipt = typeof receipts.$inferSelect;
 
-export function createPendingSubscription(input: {
+export async function createPendingSubscription(input: {
   id: string;
   userId: string;
   provider: PaymentProvider;
@@ -27,49 +26,55 @@ export function createPendingSubscription(input: {
   amountCents: number;
   approvalUrl: string;
   customer: BillingCustomer;
-}): SubscriptionRow {
-  return db()
+}): Promise<SubscriptionRow> {
+  const { subscriptions } = tables;
+  const [row] = await database()
     .insert(subscriptions)
     .values({ ...input, status: 'pending', currency: 'USD' })
-    .returning()
-    .get();
+    .returning();
+  return row!;
 }
 
-export function getSubscriptionByProviderId(
+export async function getSubscriptionByProviderId(
   provider: PaymentProvider,
   providerSubscriptionId: string,
-): SubscriptionRow | undefined {
-  return db()
-    .select()
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.provider, provider),
-        eq(subscriptions.providerSubscriptionId, providerSubscriptionId),
+): Promise<SubscriptionRow | undefined> {
+  const { subscriptions } = tables;
+  return first(
+    database()
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.provider, provider),
+          eq(subscriptions.providerSubscriptionId, providerSubscriptionId),
+        ),
       ),
-    )
-    .get();
+  );
 }
 
 /**
  * The member's current subscription: the newest active one, else the newest
  * cancelled one still paid for. Undefined for a free member.
  */
-export function getCurrentSubscription(userId: string): SubscriptionRow | undefined {
-  return db()
-    .select()
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.userId, userId),
-        or(
-          eq(subscriptions.status, 'active'),
-          and(eq(subscriptions.status, 'cancelled'), sql`${subscriptions.paidUntil} is not null`),
+export async function getCurrentSubscription(userId: string): Promise<SubscriptionRow | undefined> {
+  const { subscriptions } = tables;
+  return first(
+    database()
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.userId, userId),
+          or(
+            eq(subscriptions.status, 'active'),
+            and(eq(subscriptions.status, 'cancelled'), sql`${subscriptions.paidUntil} is not null`),
+          ),
         ),
-      ),
-    )
-    .orderBy(sql`${subscriptions.status} = 'active' desc`, desc(subscriptions.createdAt))
-    .get();
+      )
+      .orderBy(sql`${subscriptions.status} = 'active' desc`, desc(subscriptions.createdAt))
+      .limit(1),
+  );
 }
 
 export interface ProviderState {
@@ -85,13 +90,14 @@ export interface ProviderState {
  * transaction: the row, the member's plan and (once per payment) its receipt.
  * Returns the receipt and whether this call created it.
  */
-export function recordActivePayment(
+export async function recordActivePayment(
   subscriptionId: string,
   state: ProviderState,
   payment: { key: string; amountCents: number; currency: string; paidAt: Date } | null,
-): { receipt: Receipt | undefined; created: boolean } {
-  return writeTransaction((tx) => {
-    const row = tx
+): Promise<{ receipt: Receipt | undefined; created: boolean }> {
+  const { receipts, subscriptions, users } = tables;
+  return transaction(async (tx) => {
+    const [row] = await tx
       .update(subscriptions)
       .set({
         status: 'active',
@@ -104,15 +110,14 @@ export function recordActivePayment(
         updatedAt: new Date(),
       })
       .where(eq(subscriptions.id, subscriptionId))
-      .returning()
-      .get();
+      .returning();
     if (!row) throw new Error(`Subscription ${subscriptionId} is gone`);
-    tx.update(users)
+    await tx
+      .update(users)
       .set({ plan: state.plan, updatedAt: new Date() })
-      .where(eq(users.id, row.userId))
-      .run();
+      .where(eq(users.id, row.userId));
     if (!payment) return { receipt: undefined, created: false };
-    const inserted = tx
+    const [inserted] = await tx
       .insert(receipts)
       .values({
         subscriptionId,
@@ -125,122 +130,131 @@ export function recordActivePayment(
         nextBillingAt: state.nextBillingAt,
       })
       .onConflictDoNothing()
-      .returning()
-      .get();
+      .returning();
     const receipt =
       inserted ??
-      tx
-        .select()
-        .from(receipts)
-        .where(
-          and(
-            eq(receipts.subscriptionId, subscriptionId),
-            eq(receipts.providerPaymentKey, payment.key),
+      (await first(
+        tx
+          .select()
+          .from(receipts)
+          .where(
+            and(
+              eq(receipts.subscriptionId, subscriptionId),
+              eq(receipts.providerPaymentKey, payment.key),
+            ),
           ),
-        )
-        .get();
+      ));
     return { receipt, created: Boolean(inserted) };
   });
 }
 
 /** The provider confirmed a move to another plan: the row and the member's plan, together. */
-export function recordPlanChange(subscriptionId: string, plan: PaidPlanId, amountCents: number) {
-  writeTransaction((tx) => {
-    const row = tx
+export async function recordPlanChange(
+  subscriptionId: string,
+  plan: PaidPlanId,
+  amountCents: number,
+) {
+  const { subscriptions, users } = tables;
+  await transaction(async (tx) => {
+    const [row] = await tx
       .update(subscriptions)
       .set({ plan, amountCents, updatedAt: new Date() })
       .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.status, 'active')))
-      .returning()
-      .get();
+      .returning();
     if (row)
-      tx.update(users).set({ plan, updatedAt: new Date() }).where(eq(users.id, row.userId)).run();
+      await tx.update(users).set({ plan, updatedAt: new Date() }).where(eq(users.id, row.userId));
   });
 }
 
 /** Cancelled at the member's request: the plan stays until `paidUntil`. */
-export function recordCancellation(subscriptionId: string, now: Date, paidUntil: Date) {
-  db()
+export async function recordCancellation(subscriptionId: string, now: Date, paidUntil: Date) {
+  const { subscriptions } = tables;
+  await database()
     .update(subscriptions)
     .set({ status: 'cancelled', cancelledAt: now, paidUntil, updatedAt: now })
-    .where(eq(subscriptions.id, subscriptionId))
-    .run();
+    .where(eq(subscriptions.id, subscriptionId));
 }
 
 /**
  * Members whose cancelled subscription is paid up to `now` or earlier, and who
  * have no active one, drop to the free plan. Returns how many did.
  */
-export function expirePaidPeriods(now: Date): number {
-  return writeTransaction((tx) => {
-    const ended = tx
+export async function expirePaidPeriods(now: Date): Promise<number> {
+  const { subscriptions, users } = tables;
+  return transaction(async (tx) => {
+    const ended = await tx
       .select({ id: subscriptions.id, userId: subscriptions.userId })
       .from(subscriptions)
-      .where(and(eq(subscriptions.status, 'cancelled'), lte(subscriptions.paidUntil, now)))
-      .all();
+      .where(and(eq(subscriptions.status, 'cancelled'), lte(subscriptions.paidUntil, now)));
     if (ended.length === 0) return 0;
-    tx.update(subscriptions)
+    await tx
+      .update(subscriptions)
       .set({ status: 'expired', updatedAt: now })
       .where(
         inArray(
           subscriptions.id,
           ended.map((row) => row.id),
         ),
-      )
-      .run();
-    const stillPaying = new Set(
-      tx
-        .select({ userId: subscriptions.userId })
-        .from(subscriptions)
-        .where(
-          and(
-            inArray(
-              subscriptions.userId,
-              ended.map((row) => row.userId),
-            ),
-            or(
-              eq(subscriptions.status, 'active'),
-              and(eq(subscriptions.status, 'cancelled'), sql`${subscriptions.paidUntil} > ${+now}`),
-            ),
+      );
+    const paying = await tx
+      .select({ userId: subscriptions.userId })
+      .from(subscriptions)
+      .where(
+        and(
+          inArray(
+            subscriptions.userId,
+            ended.map((row) => row.userId),
           ),
-        )
-        .all()
-        .map((row) => row.userId),
-    );
+          or(
+            eq(subscriptions.status, 'active'),
+            // Through the column, so that `now` is mapped as each database stores it.
+            and(eq(subscriptions.status, 'cancelled'), gt(subscriptions.paidUntil, now)),
+          ),
+        ),
+      );
+    const stillPaying = new Set(paying.map((row) => row.userId));
     const dropped = [...new Set(ended.map((row) => row.userId))].filter(
       (userId) => !stillPaying.has(userId),
     );
     if (dropped.length > 0)
-      tx.update(users)
+      await tx
+        .update(users)
         .set({ plan: 'free', updatedAt: now })
-        .where(inArray(users.id, dropped))
-        .run();
+        .where(inArray(users.id, dropped));
     return dropped.length;
   });
 }
 
 /** The member's receipts, newest first. */
-export function listReceipts(userId: string): Receipt[] {
-  return db()
+export async function listReceipts(userId: string): Promise<Receipt[]> {
+  const { receipts } = tables;
+  return database()
     .select()
     .from(receipts)
     .where(eq(receipts.userId, userId))
-    .orderBy(desc(receipts.number))
-    .all();
+    .orderBy(desc(receipts.number));
 }
 
 /** One receipt of this member (another member's is as missing). */
-export function getReceiptForUser(number: number, userId: string) {
-  return db()
-    .select({ receipt: receipts, subscription: subscriptions })
-    .from(receipts)
-    .innerJoin(subscriptions, eq(subscriptions.id, receipts.subscriptionId))
-    .where(and(eq(receipts.number, number), eq(receipts.userId, userId)))
-    .get();
+export async function getReceiptForUser(number: number, userId: string) {
+  const { receipts, subscriptions } = tables;
+  return first(
+    database()
+      .select({ receipt: receipts, subscription: subscriptions })
+      .from(receipts)
+      .innerJoin(subscriptions, eq(subscriptions.id, receipts.subscriptionId))
+      .where(and(eq(receipts.number, number), eq(receipts.userId, userId))),
+  );
 }
 
 /** Claims the receipt's email for one sender; false when it went out or is being sent. */
-export function claimReceiptEmail(number: number, now: Date, leaseMs: number): boolean {
-  const claim = db()
+export async function claimReceiptEmail(
+  number: number,
+  now: Date,
+  leaseMs: number,
+): Promise<boolean> {
+  const { receipts } = tables;
+  const claimed = await database()
     .update(receipts)
     .set({ emailClaimedAt: now })
     .where(
@@ -250,20 +264,20 @@ export function claimReceiptEmail(number: number, now: Date, leaseMs: number): b
         or(isNull(receipts.emailClaimedAt), lte(receipts.emailClaimedAt, new Date(+now - leaseMs))),
       ),
     )
-    .run();
-  return claim.changes > 0;
+    .returning({ number: receipts.number });
+  return claimed.length > 0;
 }
 
-export function finishReceiptEmail(number: number, sent: boolean) {
-  db()
+export async function finishReceiptEmail(number: number, sent: boolean) {
+  const { receipts } = tables;
+  await database()
     .update(receipts)
     .set(sent ? { emailedAt: new Date(), emailClaimedAt: null } : { emailClaimedAt: null })
-    .where(eq(receipts.number, number))
-    .run();
+    .where(eq(receipts.number, number));
 }
 
 /** Subscriptions the provider may still change: waiting, active, or cancelled but still paid for. */
-const live = () =>
+const live = ({ subscriptions }: Pick<Tables, 'subscriptions'>) =>
   or(
     eq(subscriptions.status, 'pending'),
     eq(subscriptions.status, 'active'),
@@ -278,61 +292,62 @@ const live = () =>
  * ceil(live / rounds per period) of them. They are marked checked now, so a second worker's round
  * does not take them too.
  */
-export function takeSubscriptionsToReconcile(
+export async function takeSubscriptionsToReconcile(
   now: Date,
   periodMinutes: number,
   roundMinutes = 1,
-): SubscriptionRow[] {
-  return writeTransaction((tx) => {
-    const total = tx
-      .select({ n: sql<number>`count(*)` })
-      .from(subscriptions)
-      .where(live())
-      .get()!.n;
+): Promise<SubscriptionRow[]> {
+  const { subscriptions } = tables;
+  return transaction(async (tx) => {
+    const total =
+      (await first(tx.select({ n: count() }).from(subscriptions).where(live(tables))))?.n ?? 0;
     if (total === 0) return [];
     const share = Math.ceil((total * roundMinutes) / periodMinutes);
     const staleBefore = new Date(now.getTime() - periodMinutes * 60_000);
-    const due = tx
+    const due = await tx
       .select()
       .from(subscriptions)
       .where(
-        and(live(), or(isNull(subscriptions.checkedAt), lte(subscriptions.checkedAt, staleBefore))),
+        and(
+          live(tables),
+          or(isNull(subscriptions.checkedAt), lte(subscriptions.checkedAt, staleBefore)),
+        ),
       )
       .orderBy(sql`${subscriptions.checkedAt} asc nulls first`)
-      .limit(share)
-      .all();
+      .limit(share);
     if (due.length > 0)
-      tx.update(subscriptions)
+      await tx
+        .update(subscriptions)
         .set({ checkedAt: now })
         .where(
           inArray(
             subscriptions.id,
             due.map((row) => row.id),
           ),
-        )
-        .run();
+        );
     return due;
   });
 }
 
 /** The server just fetched it from the provider (a webhook's job): the reconciliation can wait. */
-export function markSubscriptionChecked(subscriptionId: string, now: Date) {
-  db()
+export async function markSubscriptionChecked(subscriptionId: string, now: Date) {
+  const { subscriptions } = tables;
+  await database()
     .update(subscriptions)
     .set({ checkedAt: now })
-    .where(eq(subscriptions.id, subscriptionId))
-    .run();
+    .where(eq(subscriptions.id, subscriptionId));
 }
 
 /** The provider ended it (halted, suspended, expired): the member drops to free now. */
-export function recordSubscriptionEnded(subscriptionId: string, now: Date) {
-  recordCancellation(subscriptionId, now, now);
-  expirePaidPeriods(now);
+export async function recordSubscriptionEnded(subscriptionId: string, now: Date) {
+  await recordCancellation(subscriptionId, now, now);
+  await expirePaidPeriods(now);
 }
 
 /** The newest subscriptions with their members, for the demo billing control. */
-export function listRecentSubscriptions(limit = 50) {
-  return db()
+export async function listRecentSubscriptions(limit = 50) {
+  const { subscriptions, users } = tables;
+  return database()
     .select({
       id: subscriptions.id,
       provider: subscriptions.provider,
@@ -344,20 +359,20 @@ export function listRecentSubscriptions(limit = 50) {
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .orderBy(desc(subscriptions.createdAt))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 /**
  * Receipts made between `since` and `before` whose email has not gone out and is not being sent
  * (no live claim), with their subscription and the member's address: the sweep's part.
  */
-export function listReceiptsToEmail(
+export async function listReceiptsToEmail(
   range: { since: Date; before: Date },
   now: Date,
   leaseMs: number,
 ) {
-  return db()
+  const { receipts, subscriptions, users } = tables;
+  return database()
     .select({ receipt: receipts, subscription: subscriptions, email: users.email })
     .from(receipts)
     .innerJoin(subscriptions, eq(subscriptions.id, receipts.subscriptionId))
@@ -369,6 +384,5 @@ export function listReceiptsToEmail(
         lte(receipts.createdAt, range.before),
         or(isNull(receipts.emailClaimedAt), lte(receipts.emailClaimedAt, new Date(+now - leaseMs))),
       ),
-    )
-    .all();
+    );
 }

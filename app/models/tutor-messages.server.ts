@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { tutorMessages } from '../../db/schema';
-import { db, writeTransaction } from '~/utils/db.server';
+import type { tutorMessages } from '../../db/schema';
+import { database, tables, transaction } from '~/utils/database.server';
 
 export type TutorMessage = Pick<
   typeof tutorMessages.$inferSelect,
@@ -8,8 +8,13 @@ export type TutorMessage = Pick<
 >;
 
 /** The conversation so far, oldest first (the last `limit` messages). */
-export function listTutorMessages(userId: string, lessonId: number, limit = 200): TutorMessage[] {
-  return db()
+export async function listTutorMessages(
+  userId: string,
+  lessonId: number,
+  limit = 200,
+): Promise<TutorMessage[]> {
+  const { tutorMessages } = tables;
+  const newestFirst = await database()
     .select({
       id: tutorMessages.id,
       role: tutorMessages.role,
@@ -20,19 +25,19 @@ export function listTutorMessages(userId: string, lessonId: number, limit = 200)
     .from(tutorMessages)
     .where(and(eq(tutorMessages.userId, userId), eq(tutorMessages.lessonId, lessonId)))
     .orderBy(desc(tutorMessages.id))
-    .limit(limit)
-    .all()
-    .reverse();
+    .limit(limit);
+  return newestFirst.reverse();
 }
 
 /** A question and its complete answer, stored together or not at all. */
-export function storeTutorExchange(
+export async function storeTutorExchange(
   userId: string,
   lessonId: number,
   question: string,
   answer: { markdown: string; html: string },
-): TutorMessage[] {
-  return writeTransaction((tx) =>
+): Promise<TutorMessage[]> {
+  const { tutorMessages } = tables;
+  return transaction(async (tx) =>
     tx
       .insert(tutorMessages)
       .values([
@@ -45,7 +50,6 @@ export function storeTutorExchange(
         content: tutorMessages.content,
         html: tutorMessages.html,
         createdAt: tutorMessages.createdAt,
-      })
-      .all(),
+      }),
   );
 }

@@ -1,31 +1,33 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { users } from '../../db/schema';
 import { revokeAccountAccess } from './account-access.server';
 import { normalizeEmail, type User } from './users.server';
-import { db } from '~/utils/db.server';
+import { database, first, tables } from '~/utils/database.server';
 
 /** True when another account already uses this email (case-insensitive). */
-export function isEmailTakenByOther(email: string, userId: string): boolean {
-  return Boolean(
-    db()
+export async function isEmailTakenByOther(email: string, userId: string): Promise<boolean> {
+  const { users } = tables;
+  const other = await first(
+    database()
       .select({ id: users.id })
       .from(users)
       .where(and(eq(sql`lower(${users.email})`, normalizeEmail(email)), ne(users.id, userId)))
-      .get(),
+      .limit(1),
   );
+  return Boolean(other);
 }
 
 /**
  * Changes a member's own name and, when given, password hash; a new password also revokes every
  * session, reset link and pending email change (revokeAccountAccess). The email changes only
- * through a confirmed link (email-changes). Call it inside a write transaction.
+ * through a confirmed link (email-changes). Call it inside a transaction.
  */
-export function updateAccount(
+export async function updateAccount(
   userId: string,
   changes: { name: string; passwordHash?: string },
-): User | undefined {
+): Promise<User | undefined> {
+  const { users } = tables;
   const now = new Date();
-  const user = db()
+  const [user] = await database()
     .update(users)
     .set({
       name: changes.name.trim(),
@@ -33,18 +35,7 @@ export function updateAccount(
       updatedAt: now,
     })
     .where(eq(users.id, userId))
-    .returning()
-    .get();
-  if (user && changes.passwordHash) revokeAccountAccess(userId, now);
+    .returning();
+  if (user && changes.passwordHash) await revokeAccountAccess(userId, now);
   return user;
-}
-
-/** SQLite's answer when the case-insensitive email index refuses a duplicate. */
-export function isUniqueEmailViolation(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    'code' in error &&
-    error.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
-    error.message.includes('users')
-  );
 }

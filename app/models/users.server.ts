@@ -2,8 +2,8 @@ import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import os from 'node:os';
 import bcrypt from 'bcryptjs';
 import { eq, sql } from 'drizzle-orm';
-import { users, type Plan, type Role } from '../../db/schema';
-import { db, writeTransaction } from '~/utils/db.server';
+import type { users, Plan, Role } from '../../db/schema';
+import { database, first, tables, transaction } from '~/utils/database.server';
 import { isAdminRole } from '~/domain/roles';
 import { newId } from '~/utils/ids.server';
 import { concurrencyLimit } from '~/utils/concurrency';
@@ -48,24 +48,33 @@ export function needsRehash(hash: string): boolean {
   return !hash.startsWith('$argon2id$');
 }
 
-export function updatePasswordHash(userId: string, passwordHash: string) {
-  db().update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+export async function updatePasswordHash(userId: string, passwordHash: string): Promise<void> {
+  const { users } = tables;
+  await database().update(users).set({ passwordHash }).where(eq(users.id, userId));
 }
 
-export function getUserByEmail(email: string): User | undefined {
-  return db()
-    .select()
-    .from(users)
-    .where(eq(sql`lower(${users.email})`, normalizeEmail(email)))
-    .get();
+export async function getUserByEmail(email: string): Promise<User | undefined> {
+  const { users } = tables;
+  // The unique index is on lower(email) on both databases, so at most one row matches.
+  return first(
+    database()
+      .select()
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, normalizeEmail(email))),
+  );
 }
 
-export function getUserById(userId: string): User | undefined {
-  return db().select().from(users).where(eq(users.id, userId)).get();
+export async function getUserById(userId: string): Promise<User | undefined> {
+  const { users } = tables;
+  return first(database().select().from(users).where(eq(users.id, userId)));
 }
 
-export function getUserEmail(userId: string): string | undefined {
-  return db().select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
+export async function getUserEmail(userId: string): Promise<string | undefined> {
+  const { users } = tables;
+  const row = await first(
+    database().select({ email: users.email }).from(users).where(eq(users.id, userId)),
+  );
+  return row?.email;
 }
 
 export async function createUser(
@@ -76,7 +85,7 @@ export async function createUser(
     plan?: Plan;
     role?: Role;
   },
-  alongside?: (user: User) => void,
+  alongside?: (user: User) => Promise<void>,
 ): Promise<User> {
   const row = {
     id: newId(),
@@ -86,11 +95,13 @@ export async function createUser(
     plan: input.plan ?? 'free',
     role: input.role ?? 'member',
   };
-  // `alongside` writes what must exist with the account (its welcome mail) in one transaction.
-  return writeTransaction((tx) => {
-    const user = tx.insert(users).values(row).returning().get();
-    alongside?.(user);
-    return user;
+  // `alongside` writes what must exist with the account (its welcome mail) in one transaction:
+  // database work only, since on PostgreSQL the transaction may run more than once.
+  return transaction(async (tx) => {
+    const { users } = tables;
+    const [user] = await tx.insert(users).values(row).returning();
+    await alongside?.(user!);
+    return user!;
   });
 }
 

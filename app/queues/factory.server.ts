@@ -20,12 +20,12 @@ export interface QueueDefinition<S extends z.ZodType> {
   jobName?: (data: z.infer<S>) => string;
 }
 
-/** Work to give jobs: a list, or how to list it (asked twice, see `ensure`). */
-export type Owed<T> = T[] | (() => T[]);
+/** Work to give jobs: a list, or how to list it from the database (asked twice, see `ensure`). */
+export type Owed<T> = T[] | (() => Promise<T[]>);
 
 /** The same kind of `Owed`, each item changed by `change`. */
 export function mapOwed<T, U>(owed: Owed<T>, change: (item: T) => U): Owed<U> {
-  return typeof owed === 'function' ? () => owed().map(change) : owed.map(change);
+  return typeof owed === 'function' ? async () => (await owed()).map(change) : owed.map(change);
 }
 
 export interface DefinedQueue<S extends z.ZodType> {
@@ -139,7 +139,7 @@ export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>)
     async ensure(owed) {
       if (!definition.jobId) throw new Error(`Queue ${name} has no job id rule to ensure jobs by`);
       await connected();
-      const listed = typeof owed === 'function' ? owed() : owed;
+      const listed = typeof owed === 'function' ? await owed() : owed;
       const jobs = listed.map((item) => job(item.data, item.options));
       const states: string[] = [];
       for (let start = 0; start < jobs.length; start += ENSURE_BATCH)
@@ -152,7 +152,7 @@ export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>)
         );
       const stillOwed =
         typeof owed === 'function'
-          ? new Set(owed().map((item) => job(item.data).opts.jobId))
+          ? new Set((await owed()).map((item) => job(item.data).opts.jobId))
           : undefined;
       const lost = jobs
         .map((each, index) => ({ each, state: states[index]! }))

@@ -81,10 +81,10 @@ export async function waitOutRateLimit(
   token: string | undefined,
   error: unknown,
   failure: { rateLimited?: boolean; retryAfterMs?: number },
-  putBack: () => void,
+  putBack: () => void | Promise<void>,
 ): Promise<void> {
   if (!failure.rateLimited || failure.retryAfterMs === undefined || token === undefined) return;
-  putBack();
+  await putBack();
   const waitMs = wakeAfter(failure.retryAfterMs);
   log.info('job.rate_limited', {
     queue: job.queueName,

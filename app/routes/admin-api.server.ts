@@ -16,16 +16,17 @@ type RowOf<O extends ApiOperation> = ApiBody<O, 200> extends readonly (infer E)[
 export function adminListRoute<O extends ApiOperation, T>(
   operation: O & { responses: { 200: unknown } },
   sorts: readonly string[],
-  list: (paging: PageRequest) => Page<T>,
-  shape: (row: T) => RowOf<O>,
+  list: (paging: PageRequest) => Promise<Page<T>>,
+  shape: (row: T) => RowOf<O> | Promise<RowOf<O>>,
 ) {
   const name = operation.path.slice('/api/'.length);
   return ({ request }: { request: Request }) =>
     guardApi(name, async () => {
       await requireApiAdmin(request);
       const paging = pageRequest(new URL(request.url), sorts, sorts[sorts.length - 1]!);
-      const page = list(paging);
-      return apiJson(operation, 200, page.rows.map(shape) as ApiBody<O, 200>, {
+      const page = await list(paging);
+      const rows = await Promise.all(page.rows.map(async (row) => shape(row)));
+      return apiJson(operation, 200, rows as ApiBody<O, 200>, {
         headers: {
           'X-Total-Count': String(page.total),
           'X-Page': String(page.page),

@@ -26,7 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const page = pageAt(new URL(request.url).pathname);
-  return { page, html: getPolicy(page.key) };
+  return { page, html: await getPolicy(page.key) };
 }
 
 const MAX_POLICY_LENGTH = 200_000;
@@ -41,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // The live preview: what the public page would show, sanitized exactly as it will be.
   if (body.intent === 'preview') return { success: true, message: '', preview: sanitizeHtml(html) };
   if (!html.trim()) return formResult(400, 'Please fill in all required fields');
-  const result = savePolicyText(actor, page.key, html);
+  const result = await savePolicyText(actor, page.key, html);
   return result.ok
     ? formResult(200, result.value.message, true)
     : formResult(result.status, result.message);

@@ -12,7 +12,7 @@ export async function adminRoleAction(request: Request) {
   const parsed = parseWith(roleChange, await readBody(request));
   if (!parsed.ok) return formResult(400, parsed.message);
   const { intent, email } = parsed.value;
-  const result = intent === 'add' ? addAdmin(actor, email) : removeAdmin(actor, email);
+  const result = intent === 'add' ? await addAdmin(actor, email) : await removeAdmin(actor, email);
   return result.ok
     ? formResult(200, result.value.message, true)
     : formResult(result.status, result.message);

@@ -5,7 +5,7 @@ import {
   MATERIAL_KINDS,
   PAYMENT_PROVIDERS,
   POLICY_KEYS,
-} from '../../db/schema';
+} from '../../db/enums';
 import { MEMBER_TYPES } from '~/domain/plans';
 import { isCountryCode } from '~/domain/countries';
 import {

@@ -26,7 +26,7 @@ export const coursesApi = jsonRoute('courses', async (request, context) => {
     );
   const paging = coursePageRequest(url.searchParams, DEFAULT_COURSE_PAGE);
   if (!paging.ok) return failureJson(paging);
-  const page = courseRecordPage(user.id, paging.value);
+  const page = await courseRecordPage(user.id, paging.value);
   const headers: Record<string, string> = {};
   if (page.nextCursor) {
     const next = new URL(url);

@@ -15,9 +15,9 @@ function pageAt(pathname: string): PolicyPage {
 
 export const links = () => [{ rel: 'stylesheet', href: publicStyles }];
 
-export function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: LoaderFunctionArgs) {
   const page = pageAt(new URL(request.url).pathname);
-  return { page, html: getPublicPolicy(page.key) };
+  return { page, html: await getPublicPolicy(page.key) };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>

@@ -15,11 +15,7 @@ import {
   isResetTokenUsable,
   redeemPasswordResetToken,
 } from '~/models/password-resets.server';
-import {
-  isEmailTakenByOther,
-  isUniqueEmailViolation,
-  updateAccount,
-} from '~/models/user-accounts.server';
+import { isEmailTakenByOther, updateAccount } from '~/models/user-accounts.server';
 import {
   createUser,
   getUserByEmail,
@@ -32,7 +28,7 @@ import {
   type User,
 } from '~/models/users.server';
 import { createSession } from '~/utils/auth.server';
-import { writeTransaction } from '~/utils/db.server';
+import { isUniqueViolation, transaction } from '~/utils/database.server';
 import { env } from '~/utils/env.server';
 import { accountsKnownToDevice, rememberDevice } from '~/utils/known-device.server';
 import { log } from '~/utils/logger.server';
@@ -229,7 +225,7 @@ export async function signUp(
 ): Promise<Done<SignedIn>> {
   const blocked = limited([await hit(signUpLimit(), ip)]);
   if (blocked) return blocked;
-  if (getUserByEmail(input.email)) return fail(MESSAGES.emailTaken, 409);
+  if (await getUserByEmail(input.email)) return fail(MESSAGES.emailTaken, 409);
   let user: User;
   let welcomeMailId: string | undefined;
   try {
@@ -242,11 +238,14 @@ export async function signUp(
         plan: 'free',
         role: 'member',
       },
-      (created) =>
-        (welcomeMailId = queueMail({ to: created.email, ...welcomeEmail(created.name) })),
+      async (created) => {
+        welcomeMailId = await queueMail({ to: created.email, ...welcomeEmail(created.name) });
+      },
     );
   } catch (error) {
-    if (isUniqueEmailViolation(error)) return fail(MESSAGES.emailTaken, 409);
+    // The case-insensitive email index refused it: another sign-up took the address meanwhile
+    // (the transaction's other unique key, its mail's id, is random).
+    if (isUniqueViolation(error)) return fail(MESSAGES.emailTaken, 409);
     throw error;
   }
   const cookie = await createSession(user.id);
@@ -279,7 +278,7 @@ export async function signIn(
   }
   // Read for every address, so an unknown one takes the same steps as an account.
   const deviceAccounts = await accountsKnownToDevice(cookieHeader);
-  const user = getUserByEmail(account);
+  const user = await getUserByEmail(account);
   const knownDevice = !!user && deviceAccounts.includes(user.id);
   if (!knownDevice) {
     const accountWide = await hit(LIMITS.signInAccount, account);
@@ -291,7 +290,7 @@ export async function signIn(
   );
   if (!user || !matches) return fail(MESSAGES.badCredentials, 401);
   if (needsRehash(user.passwordHash))
-    updatePasswordHash(user.id, await hashPassword(input.password));
+    await updatePasswordHash(user.id, await hashPassword(input.password));
   // The account's failures are forgiven at this address, and this attempt across addresses
   // (the others' stay, or a guesser could reset the count with the owner's next sign-in). The
   // address keeps its count, good sign-ins included, so no client can make the server hash
@@ -343,12 +342,12 @@ export async function requestPasswordReset(input: ForgotInput, ip: string): Prom
 
 /** The reset link for an account that exists; nothing for an address that has none. */
 async function sendResetLink(account: string) {
-  const user = getUserByEmail(account);
+  const user = await getUserByEmail(account);
   if (!user) return;
-  const mailId = writeTransaction(() =>
+  const mailId = await transaction(async () =>
     queueMail({
       to: user.email,
-      ...passwordResetEmail(user.name, createPasswordResetToken(user.id)),
+      ...passwordResetEmail(user.name, await createPasswordResetToken(user.id)),
     }),
   );
   log.info('account.reset_requested', { userId: user.id });
@@ -373,9 +372,9 @@ export async function resetPassword(
   const blocked = limited([await hit(LIMITS.resetIp, ip)]);
   if (blocked) return blocked;
   // A cheap look first, so a guessed token costs no slow hash; the redeem below re-checks atomically.
-  if (!isResetTokenUsable(input.token)) return fail(MESSAGES.badResetToken, 400);
+  if (!(await isResetTokenUsable(input.token))) return fail(MESSAGES.badResetToken, 400);
   const passwordHash = await hashPassword(input.password);
-  const user = redeemPasswordResetToken(input.token, passwordHash);
+  const user = await redeemPasswordResetToken(input.token, passwordHash);
   if (!user) return fail(MESSAGES.badResetToken, 400);
   await refund(LIMITS.resetIp, ip);
   // The owner proved the address: sign-ins from new devices are open again.
@@ -425,23 +424,26 @@ export async function updateProfile(
       await Promise.all([hit(LIMITS.emailChangeAccount, user.id), hit(LIMITS.emailChangeIp, ip)]),
     );
     if (blocked) return blocked;
-    if (isEmailTakenByOther(email, user.id)) return fail(MESSAGES.emailInUse, 409);
+    if (await isEmailTakenByOther(email, user.id)) return fail(MESSAGES.emailInUse, 409);
   }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  const { updated, mailIds } = writeTransaction(() => {
-    const updated = updateAccount(user.id, { name: input.mName, passwordHash });
+  const { updated, mailIds } = await transaction(async () => {
+    const updated = await updateAccount(user.id, { name: input.mName, passwordHash });
     const mailIds: string[] = [];
     if (!updated) return { updated, mailIds };
     if (passwordHash)
       mailIds.push(
-        queueMail({ to: updated.email, ...accountUpdatedEmail(updated.name, { password: true }) }),
+        await queueMail({
+          to: updated.email,
+          ...accountUpdatedEmail(updated.name, { password: true }),
+        }),
       );
     // After the password's revocation, so this request's link survives its own password change.
     if (emailChanging) {
-      const token = createEmailChangeToken(user.id, email);
+      const token = await createEmailChangeToken(user.id, email);
       mailIds.push(
-        queueMail({ to: email, ...confirmEmailChangeEmail(updated.name, email, token) }),
-        queueMail({ to: updated.email, ...emailChangeRequestedEmail(updated.name, email) }),
+        await queueMail({ to: email, ...confirmEmailChangeEmail(updated.name, email, token) }),
+        await queueMail({ to: updated.email, ...emailChangeRequestedEmail(updated.name, email) }),
       );
     }
     return { updated, mailIds };
@@ -467,9 +469,13 @@ export async function confirmEmailChange(
   input: EmailChangeInput,
 ): Promise<Done<{ email: string }>> {
   let mailIds: string[] = [];
-  const outcome = redeemEmailChange(input.token, ({ user, oldEmail }) => {
+  const outcome = await redeemEmailChange(input.token, async ({ user, oldEmail }) => {
     const mail = accountUpdatedEmail(user.name, { password: false, email: user.email });
-    mailIds = [queueMail({ to: oldEmail, ...mail }), queueMail({ to: user.email, ...mail })];
+    // Assigned whole on each run of the body (a PostgreSQL retry runs it again).
+    mailIds = [
+      await queueMail({ to: oldEmail, ...mail }),
+      await queueMail({ to: user.email, ...mail }),
+    ];
   });
   if (!outcome.changed)
     return outcome.reason === 'taken'

@@ -27,34 +27,37 @@ export const ADMIN_MESSAGES = {
   saved: 'Policy saved',
 } as const;
 
-export function addAdmin(actor: User, email: string): Result<{ message: string }> {
-  const user = getUserByEmail(email);
+export async function addAdmin(actor: User, email: string): Promise<Result<{ message: string }>> {
+  const user = await getUserByEmail(email);
   if (!user) return fail(ADMIN_MESSAGES.noSuchMember, 404);
   if (user.role !== 'member') return fail(ADMIN_MESSAGES.alreadyAdmin, 409);
-  setRole(user.id, 'admin');
-  recordAudit(actor, 'add-admin', user.email);
+  await setRole(user.id, 'admin');
+  await recordAudit(actor, 'add-admin', user.email);
   return ok({ message: ADMIN_MESSAGES.added });
 }
 
-export function removeAdmin(actor: User, email: string): Result<{ message: string }> {
-  const user = getUserByEmail(email);
+export async function removeAdmin(
+  actor: User,
+  email: string,
+): Promise<Result<{ message: string }>> {
+  const user = await getUserByEmail(email);
   if (!user) return fail(ADMIN_MESSAGES.noSuchMember, 404);
   if (user.role === 'main_admin') return fail(ADMIN_MESSAGES.mainAdmin, 403);
   if (user.id === actor.id) return fail(ADMIN_MESSAGES.self, 403);
   if (user.role !== 'admin') return fail(ADMIN_MESSAGES.notAdmin, 409);
-  setRole(user.id, 'member');
-  recordAudit(actor, 'remove-admin', user.email);
+  await setRole(user.id, 'member');
+  await recordAudit(actor, 'remove-admin', user.email);
   return ok({ message: ADMIN_MESSAGES.removed });
 }
 
 /** Saves a policy text, sanitized on the way in (and again whenever it is shown). */
-export function savePolicyText(
+export async function savePolicyText(
   actor: User,
   key: PolicyKey,
   html: string,
-): Result<{ message: string }> {
-  savePolicy(key, sanitizeHtml(html), actor.id);
-  recordAudit(actor, 'save-policy', key);
+): Promise<Result<{ message: string }>> {
+  await savePolicy(key, sanitizeHtml(html), actor.id);
+  await recordAudit(actor, 'save-policy', key);
   return ok({ message: ADMIN_MESSAGES.saved });
 }
 
@@ -120,6 +123,6 @@ export async function changeJob(
   } else {
     await job.remove();
   }
-  recordAudit(actor, `${what}-job`, `${queueName}/${jobId}`);
+  await recordAudit(actor, `${what}-job`, `${queueName}/${jobId}`);
   return ok({ message: what === 'retry' ? 'Job queued again' : 'Job removed' });
 }

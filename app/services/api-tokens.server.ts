@@ -31,18 +31,18 @@ export async function createApiToken(
   user: User,
   { tokenName }: z.infer<typeof createTokenSchema>,
 ): Promise<Result<{ token: string; summary: ApiTokenSummary; message: string }>> {
-  const created = insertApiToken(user.id, tokenName);
+  const created = await insertApiToken(user.id, tokenName);
   if (!created) return fail(TOO_MANY_TOKENS_MESSAGE, 409);
   log.info('api_token.created', { userId: user.id, tokenId: created.summary.id });
   await sendDurably({ to: user.email, ...apiTokenCreatedEmail(user.name, tokenName) });
   return ok({ ...created, message: 'API token created. Copy it now: it will not be shown again.' });
 }
 
-export function revokeApiToken(
+export async function revokeApiToken(
   user: User,
   { tokenId }: z.infer<typeof revokeTokenSchema>,
-): Result<{ message: string }> {
-  if (!deleteApiToken(user.id, tokenId)) return fail('API token not found', 404);
+): Promise<Result<{ message: string }>> {
+  if (!(await deleteApiToken(user.id, tokenId))) return fail('API token not found', 404);
   log.info('api_token.revoked', { userId: user.id, tokenId });
   return ok({ message: 'API token revoked' });
 }

@@ -108,9 +108,9 @@ async function accept(
   event: ParsedEvent,
 ): Promise<Result<{ stored: boolean }>> {
   const row = event.subscriptionId
-    ? getSubscriptionByProviderId(provider, event.subscriptionId)
+    ? await getSubscriptionByProviderId(provider, event.subscriptionId)
     : undefined;
-  const eventRowId = storeWebhookEvent({
+  const eventRowId = await storeWebhookEvent({
     provider,
     providerEventId: event.eventId,
     headerEventId: event.headerEventId ?? null,
@@ -156,7 +156,7 @@ export async function receivePayPalWebhook(
 
 /** The job of one stored event: bring the subscription to the provider's state; tell about failed charges. */
 export async function applyBillingEvent(eventRowId: number): Promise<SyncOutcome | 'gone'> {
-  const event = getPaymentEvent(eventRowId);
+  const event = await getPaymentEvent(eventRowId);
   if (!event) return 'gone';
   const payload = event.payload as Record<string, unknown>;
   const parsed =
@@ -172,9 +172,9 @@ export async function applyBillingEvent(eventRowId: number): Promise<SyncOutcome
 }
 
 async function tellAboutFailedPayment(provider: PaymentProvider, providerSubscriptionId: string) {
-  const row = getSubscriptionByProviderId(provider, providerSubscriptionId);
+  const row = await getSubscriptionByProviderId(provider, providerSubscriptionId);
   if (!row) return;
-  const member = getUserById(row.userId);
+  const member = await getUserById(row.userId);
   if (!member) return;
   const sent = await sendEmail({
     to: member.email,

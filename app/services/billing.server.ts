@@ -76,7 +76,7 @@ export async function startCheckout(
 > {
   const provider = providerFor(input.provider);
   if (!provider) return fail('This payment method is not available', 400);
-  const current = getCurrentSubscription(user.id);
+  const current = await getCurrentSubscription(user.id);
   if (current?.status === 'active')
     return fail('You already have a paid subscription. Modify it on the subscription page.', 409);
   const reference = newId();
@@ -91,7 +91,7 @@ export async function startCheckout(
         cancelUrl: new URL('/failed', input.returnBase).href,
       },
     });
-    createPendingSubscription({
+    await createPendingSubscription({
       id: reference,
       userId: user.id,
       provider: provider.name,
@@ -137,7 +137,7 @@ export async function confirmSubscription(
   providerSubscriptionId: string,
 ): Promise<Result<ActiveSubscription>> {
   const provider = providerFor(providerName);
-  const row = getSubscriptionByProviderId(providerName, providerSubscriptionId);
+  const row = await getSubscriptionByProviderId(providerName, providerSubscriptionId);
   // Another member's subscription looks exactly like a missing one.
   if (!provider || !row || row.userId !== user.id) return fail(MESSAGES.notFound, 404);
   let state: ProviderSubscription;
@@ -147,7 +147,7 @@ export async function confirmSubscription(
     log.warn('billing.fetch_failed', { subscriptionId: row.id, error });
     return fail(MESSAGES.providerDown, 502);
   }
-  markSubscriptionChecked(row.id, new Date());
+  await markSubscriptionChecked(row.id, new Date());
   if (state.status === 'pending') return fail(MESSAGES.pending, 409);
   if (state.status !== 'active') return fail(MESSAGES.ended, 410);
   if (!state.plan) return fail(MESSAGES.unknownPlan, 400);
@@ -166,7 +166,7 @@ async function applyActiveState(
   plan: PaidPlanId,
   state: ProviderSubscription,
 ) {
-  const { receipt, created } = recordActivePayment(
+  const { receipt, created } = await recordActivePayment(
     row.id,
     {
       status: 'active',
@@ -177,16 +177,19 @@ async function applyActiveState(
     },
     state.lastPayment,
   );
-  const subscription = getSubscriptionByProviderId(row.provider, row.providerSubscriptionId)!;
+  const subscription = (await getSubscriptionByProviderId(
+    row.provider,
+    row.providerSubscriptionId,
+  ))!;
   if (receipt && !receipt.emailedAt) {
-    const to = subscription.customer?.email ?? getUserEmail(row.userId);
+    const to = subscription.customer?.email ?? (await getUserEmail(row.userId));
     if (to) await emailReceiptOnce(receipt, subscription, to);
   }
   return { subscription, receipt, created };
 }
 
-function paidSubscriptionOf(user: User): Result<SubscriptionRow> {
-  const subscription = getCurrentSubscription(user.id);
+async function paidSubscriptionOf(user: User): Promise<Result<SubscriptionRow>> {
+  const subscription = await getCurrentSubscription(user.id);
   return subscription ? ok(subscription) : fail(MESSAGES.noSubscription, 404);
 }
 
@@ -198,7 +201,7 @@ export async function subscriptionDetails(user: User): Promise<
     receipts: Receipt[];
   }>
 > {
-  const current = paidSubscriptionOf(user);
+  const current = await paidSubscriptionOf(user);
   if (!current.ok) return current;
   let state: ProviderSubscription | null = null;
   try {
@@ -210,7 +213,11 @@ export async function subscriptionDetails(user: User): Promise<
     // The page still shows what we recorded.
     log.warn('billing.fetch_failed', { subscriptionId: current.value.id, error });
   }
-  return ok({ subscription: current.value, provider: state, receipts: listReceipts(user.id) });
+  return ok({
+    subscription: current.value,
+    provider: state,
+    receipts: await listReceipts(user.id),
+  });
 }
 
 const CANCEL_TRIES = 3;
@@ -223,7 +230,7 @@ export async function cancelSubscription(
   user: User,
   now = new Date(),
 ): Promise<Result<{ paidUntil: Date }>> {
-  const current = paidSubscriptionOf(user);
+  const current = await paidSubscriptionOf(user);
   if (!current.ok) return current;
   const subscription = current.value;
   if (subscription.status === 'cancelled') return ok({ paidUntil: subscription.paidUntil! });
@@ -247,7 +254,7 @@ export async function cancelSubscription(
     }
   }
   const paidUntil = subscription.nextBillingAt ?? now;
-  recordCancellation(subscription.id, now, paidUntil);
+  await recordCancellation(subscription.id, now, paidUntil);
   log.info('billing.cancelled', { userId: user.id, subscriptionId: subscription.id });
   return ok({ paidUntil });
 }
@@ -262,7 +269,7 @@ export async function startPlanChange(
   returnBase: string,
   requested?: PaidPlanId,
 ): Promise<Result<{ approvalUrl: string; plan: PaidPlanId }>> {
-  const current = paidSubscriptionOf(user);
+  const current = await paidSubscriptionOf(user);
   if (!current.ok) return current;
   const subscription = current.value;
   if (subscription.provider === 'razorpay') return fail(MESSAGES.razorpayModify, 400);
@@ -293,7 +300,7 @@ export async function confirmPlanChange(
   user: User,
   providerSubscriptionId: string,
 ): Promise<Result<{ subscription: SubscriptionRow; provider: ProviderSubscription }>> {
-  const row = getSubscriptionByProviderId('paypal', providerSubscriptionId);
+  const row = await getSubscriptionByProviderId('paypal', providerSubscriptionId);
   if (!row || row.userId !== user.id) return fail(MESSAGES.notFound, 404);
   let state: ProviderSubscription;
   try {
@@ -304,11 +311,11 @@ export async function confirmPlanChange(
   }
   if (!state.plan) return fail(MESSAGES.unknownPlan, 400);
   if (state.plan !== row.plan) {
-    recordPlanChange(row.id, state.plan, getPlan(state.plan).amountCents);
+    await recordPlanChange(row.id, state.plan, getPlan(state.plan).amountCents);
     log.info('billing.plan_changed', { userId: user.id, plan: state.plan });
   }
   return ok({
-    subscription: getSubscriptionByProviderId('paypal', providerSubscriptionId)!,
+    subscription: (await getSubscriptionByProviderId('paypal', providerSubscriptionId))!,
     provider: state,
   });
 }
@@ -318,7 +325,7 @@ export async function receiptDownload(
   user: User,
   number: number,
 ): Promise<Result<{ filename: string; pdf: Buffer }>> {
-  const found = getReceiptForUser(number, user.id);
+  const found = await getReceiptForUser(number, user.id);
   if (!found) return fail('Receipt not found', 404);
   return ok({
     filename: receiptFilename(found.receipt),
@@ -331,8 +338,8 @@ export async function emailReceipt(
   user: User,
   number?: number,
 ): Promise<Result<{ message: string }>> {
-  const wanted = number ?? listReceipts(user.id)[0]?.number;
-  const found = wanted === undefined ? undefined : getReceiptForUser(wanted, user.id);
+  const wanted = number ?? (await listReceipts(user.id))[0]?.number;
+  const found = wanted === undefined ? undefined : await getReceiptForUser(wanted, user.id);
   if (!found) return fail('Receipt not found', 404);
   const sent = await sendReceiptEmail(found.receipt, found.subscription, user.email);
   return sent
@@ -341,8 +348,8 @@ export async function emailReceipt(
 }
 
 /** The scheduled job: cancelled subscriptions whose paid period ended drop their members to free. */
-export function endPaidPeriods(now = new Date()): number {
-  const dropped = expirePaidPeriods(now);
+export async function endPaidPeriods(now = new Date()): Promise<number> {
+  const dropped = await expirePaidPeriods(now);
   if (dropped > 0) log.info('billing.paid_periods_ended', { members: dropped });
   return dropped;
 }
@@ -382,8 +389,8 @@ export function subscriptionSummary(
 export type SubscriptionSummaryView = ReturnType<typeof subscriptionSummary>;
 
 /** "Paid until …" for a member whose cancelled subscription still runs; null otherwise. */
-export function paidUntilOf(user: User): string | null {
-  const current = getCurrentSubscription(user.id);
+export async function paidUntilOf(user: User): Promise<string | null> {
+  const current = await getCurrentSubscription(user.id);
   return current?.status === 'cancelled' ? longDate(current.paidUntil) : null;
 }
 
@@ -403,8 +410,8 @@ export function planFromApi(value: unknown): PaidPlanId | null {
 
 /** The receipt of the newest payment, emailed unless it already went out. */
 export async function emailLatestReceiptOnce(user: User): Promise<Result<{ message: string }>> {
-  const latest = listReceipts(user.id)[0];
-  const found = latest && getReceiptForUser(latest.number, user.id);
+  const latest = (await listReceipts(user.id))[0];
+  const found = latest && (await getReceiptForUser(latest.number, user.id));
   if (!found) return fail('Receipt not found', 404);
   if (!found.receipt.emailedAt)
     await emailReceiptOnce(
@@ -416,11 +423,11 @@ export async function emailLatestReceiptOnce(user: User): Promise<Result<{ messa
 }
 
 /** The pending page: the Razorpay payment link of the member's own pending subscription. */
-export function pendingPayment(
+export async function pendingPayment(
   user: User,
   providerSubscriptionId: string,
-): Result<{ link: string; subscriptionId: string }> {
-  const row = getSubscriptionByProviderId('razorpay', providerSubscriptionId);
+): Promise<Result<{ link: string; subscriptionId: string }>> {
+  const row = await getSubscriptionByProviderId('razorpay', providerSubscriptionId);
   if (!row || row.userId !== user.id || !row.approvalUrl) return fail(MESSAGES.notFound, 404);
   return ok({ link: row.approvalUrl, subscriptionId: row.providerSubscriptionId });
 }
@@ -437,10 +444,10 @@ export async function syncSubscription(
   providerSubscriptionId: string,
   now = new Date(),
 ): Promise<SyncOutcome> {
-  const row = getSubscriptionByProviderId(providerName, providerSubscriptionId);
+  const row = await getSubscriptionByProviderId(providerName, providerSubscriptionId);
   if (!row) return 'unknown';
   const state = await PROVIDERS[providerName].fetchSubscription(providerSubscriptionId);
-  markSubscriptionChecked(row.id, now);
+  await markSubscriptionChecked(row.id, now);
   if (state.status === 'active' && state.plan) {
     const { created } = await applyActiveState(row, state.plan, state);
     if (row.status !== 'active') return 'activated';
@@ -450,13 +457,13 @@ export async function syncSubscription(
     if (row.status === 'cancelled' || row.status === 'expired') return 'unchanged';
     // Cancelled at the provider: the period already paid for still counts (none if never paid).
     const paidUntil = row.status === 'active' ? (row.nextBillingAt ?? now) : now;
-    recordCancellation(row.id, now, paidUntil > now ? paidUntil : now);
-    if (paidUntil <= now) expirePaidPeriods(now);
+    await recordCancellation(row.id, now, paidUntil > now ? paidUntil : now);
+    if (paidUntil <= now) await expirePaidPeriods(now);
     return 'cancelled';
   }
   if (state.status === 'suspended' || state.status === 'expired') {
     if (row.status === 'expired') return 'unchanged';
-    recordSubscriptionEnded(row.id, now);
+    await recordSubscriptionEnded(row.id, now);
     return 'ended';
   }
   return 'unchanged';
@@ -473,7 +480,7 @@ export async function reconcileSubscriptions(
   periodMinutes = env().BILLING_RECONCILE_MINUTES,
 ) {
   const corrections: { subscriptionId: string; outcome: SyncOutcome }[] = [];
-  for (const row of takeSubscriptionsToReconcile(now, periodMinutes)) {
+  for (const row of await takeSubscriptionsToReconcile(now, periodMinutes)) {
     try {
       const outcome = await syncSubscription(row.provider, row.providerSubscriptionId, now);
       if (outcome !== 'unchanged' && outcome !== 'unknown') {

@@ -80,7 +80,7 @@ export async function submitContact(
     );
   }
 
-  const contact = createContact(parsed.value);
+  const contact = await createContact(parsed.value);
   log.info('contact.created', { contactId: contact.id });
   return ok({ message: CONTACT_SENT_MESSAGE });
 }

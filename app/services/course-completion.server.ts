@@ -52,7 +52,7 @@ export async function finishCourse(
   courseId: string,
   now = new Date(),
 ): Promise<Result<{ completion: Completion; created: boolean; emailed: boolean }>> {
-  const recorded = recordCompletion(userId, courseId, now);
+  const recorded = await recordCompletion(userId, courseId, now);
   if (!recorded.ok)
     return recorded.reason === 'not-found'
       ? fail(NOT_FOUND_MESSAGE, 404)
@@ -62,7 +62,7 @@ export async function finishCourse(
 
   const emailed = await emailCertificateOnce(userId, recorded.completion);
   return ok({
-    completion: getCompletion(courseId) ?? recorded.completion,
+    completion: (await getCompletion(courseId)) ?? recorded.completion,
     created: recorded.created,
     emailed,
   });
@@ -81,10 +81,10 @@ async function claimAndSend(
   to: string,
   now = new Date(),
 ): Promise<EmailOutcome> {
-  if (!claimCertificateEmail(completion.courseId, now)) return 'claimed-elsewhere';
+  if (!(await claimCertificateEmail(completion.courseId, now))) return 'claimed-elsewhere';
   const sent = await emailCertificate(to, toCertificateData(completion));
-  if (sent) markCertificateEmailed(completion.courseId);
-  else releaseCertificateEmailClaim(completion.courseId, now);
+  if (sent) await markCertificateEmailed(completion.courseId);
+  else await releaseCertificateEmailClaim(completion.courseId, now);
   return sent ? 'sent' : 'failed';
 }
 
@@ -96,7 +96,7 @@ async function claimAndSend(
  */
 async function emailCertificateOnce(userId: string, completion: Completion): Promise<boolean> {
   if (completion.emailedAt) return false;
-  const to = getUserEmail(userId);
+  const to = await getUserEmail(userId);
   if (!to) return false;
   await enqueueCertificateEmail(completion.courseId);
   const outcome = await claimAndSend(completion, to);
@@ -113,7 +113,7 @@ export async function retryCertificateEmail(
   courseId: string,
   now = new Date(),
 ): Promise<'sent' | 'already-sent' | 'failed' | 'gone'> {
-  const row = getCompletionWithOwnerEmail(courseId);
+  const row = await getCompletionWithOwnerEmail(courseId);
   if (!row) return 'gone';
   if (row.completion.emailedAt) return 'already-sent';
   const outcome = await claimAndSend(row.completion, row.email, now);
@@ -134,14 +134,14 @@ export async function sendCertificate(
 ): Promise<Result<{ sent: boolean; to: string }>> {
   const limit = await hit(CERTIFICATE_EMAIL_LIMIT, userId);
   if (!limit.allowed) return tooManyRequestsFailure(limit);
-  const courseId = requestedCourseId ?? latestCompletedCourseId(userId);
+  const courseId = requestedCourseId ?? (await latestCompletedCourseId(userId));
   if (!courseId) return fail(NOT_FINISHED_MESSAGE, 409);
-  if (!getCourseForUser(courseId, userId)) return fail(NOT_FOUND_MESSAGE, 404);
-  const completion = getCompletion(courseId);
+  if (!(await getCourseForUser(courseId, userId))) return fail(NOT_FOUND_MESSAGE, 404);
+  const completion = await getCompletion(courseId);
   if (!completion) return fail(NOT_FINISHED_MESSAGE, 409);
-  const to = getUserEmail(userId);
+  const to = await getUserEmail(userId);
   if (!to) return fail(NOT_FOUND_MESSAGE, 404);
   const sent = await emailCertificate(to, toCertificateData(completion));
-  if (sent) markCertificateEmailed(courseId);
+  if (sent) await markCertificateEmailed(courseId);
   return ok({ sent, to });
 }

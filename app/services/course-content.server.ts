@@ -157,10 +157,10 @@ export function contentToTopics(topics: ContentTopic[]): NewTopic[] {
 }
 
 /** Courses' rows in the API's JSON shape, by course id (two reads for any number of courses). */
-export function courseContents(
+export async function courseContents(
   list: readonly Pick<Course, 'id' | 'mainTopic'>[],
-): Map<string, CourseContent> {
-  const rows = contentRowsOfCourses(list.map((course) => course.id));
+): Promise<Map<string, CourseContent>> {
+  const rows = await contentRowsOfCourses(list.map((course) => course.id));
   const lessonsByTopic = new Map<number, ContentLesson[]>();
   for (const lesson of rows.lessons) {
     const shown: ContentLesson = {
@@ -191,8 +191,10 @@ export function courseContents(
 }
 
 /** One course's rows in the API's JSON shape. */
-export function courseContent(course: Pick<Course, 'id' | 'mainTopic'>): CourseContent {
-  return courseContents([course]).get(course.id)!;
+export async function courseContent(
+  course: Pick<Course, 'id' | 'mainTopic'>,
+): Promise<CourseContent> {
+  return (await courseContents([course])).get(course.id)!;
 }
 
 /**
@@ -205,12 +207,12 @@ export async function applyContentUpdate(
   courseId: string,
   topics: ContentTopic[],
 ): Promise<boolean> {
-  const outline = courseOutline(courseId);
+  const outline = await courseOutline(courseId);
   const sameShape =
     outline.length === topics.length &&
     outline.every((topic, i) => topic.lessons.length === topics[i]!.subtopics.length);
   if (!sameShape) return false;
-  updateLessonsFromClient(
+  await updateLessonsFromClient(
     outline.flatMap((topic, i) =>
       topic.lessons.map((lesson, j) => {
         const given = topics[i]!.subtopics[j]!;
@@ -238,16 +240,16 @@ type RecordSource = Pick<
  * finished. With its content (read with courseContents), `content` is that content as JSON text,
  * the spec's "content (JSON text)".
  */
-export function courseRecord(course: RecordSource): CourseRecordFields;
-export function courseRecord(
+export async function courseRecord(course: RecordSource): Promise<CourseRecordFields>;
+export async function courseRecord(
   course: RecordSource,
   content: CourseContent,
-): CourseRecordFields & { content: string };
-export function courseRecord(course: RecordSource, content?: CourseContent) {
+): Promise<CourseRecordFields & { content: string }>;
+export async function courseRecord(course: RecordSource, content?: CourseContent) {
   const completedAt =
     course.completedAt !== undefined
       ? course.completedAt
-      : (getCompletion(course.id)?.completedAt ?? null);
+      : ((await getCompletion(course.id))?.completedAt ?? null);
   const record: CourseRecordFields = {
     _id: course.id,
     user: course.userId,

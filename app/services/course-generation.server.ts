@@ -57,7 +57,7 @@ export async function startOutline(
   const material = input.material ? await readMaterial(user, input.material) : ok(undefined);
   if (!material.ok) return material;
   if (!(await aiAllowance(user)).allowed) return fail(AI_ALLOWANCE_MESSAGE, 429);
-  const outline = createOutline({
+  const outline = await createOutline({
     userId: user.id,
     mainTopic: input.mainTopic,
     subtopics: input.subtopics,
@@ -95,11 +95,11 @@ export async function dropOutlineJob(outlineId: string, round = 0) {
 
 /** The member gives up on an outline the AI could not write: it costs no more calls. */
 export async function cancelOutlineOf(user: User, outlineId: string): Promise<Result<Outline>> {
-  const outline = getOutlineForUser(outlineId, user.id);
+  const outline = await getOutlineForUser(outlineId, user.id);
   if (!outline) return fail('Not Found', 404);
-  if (!cancelOutline(outline.id)) return fail('The outline is already written', 409);
+  if (!(await cancelOutline(outline.id))) return fail('The outline is already written', 409);
   await dropOutlineJob(outline.id);
-  return ok(getOutlineForUser(outlineId, user.id)!);
+  return ok((await getOutlineForUser(outlineId, user.id))!);
 }
 
 /**
@@ -111,11 +111,12 @@ export async function retitleOutlineOf(
   outlineId: string,
   mainTopic: string,
 ): Promise<Result<Outline>> {
-  const outline = getOutlineForUser(outlineId, user.id);
+  const outline = await getOutlineForUser(outlineId, user.id);
   if (!outline) return fail('Not Found', 404);
-  if (!retitleOutline(outline.id, mainTopic)) return fail('The outline is already written', 409);
+  if (!(await retitleOutline(outline.id, mainTopic)))
+    return fail('The outline is already written', 409);
   await dropOutlineJob(outline.id);
-  const retitled = getOutlineForUser(outlineId, user.id)!;
+  const retitled = (await getOutlineForUser(outlineId, user.id))!;
   await ensureOutlineJob(retitled);
   return ok(retitled);
 }
@@ -136,7 +137,7 @@ async function enqueueCourseLessons(courseId: string, created: CreatedLesson[]) 
   const pending = created.filter((lesson) => lesson.pending);
   const firstPending = pending[0];
   // Behind the member's own lessons still owed elsewhere, not behind other members' (ADR 38).
-  const owedElsewhere = countOwedLessonsInOtherCourses(courseId);
+  const owedElsewhere = await countOwedLessonsInOtherCourses(courseId);
   try {
     await enqueueLessons(
       pending.map((lesson) => ({
@@ -163,7 +164,7 @@ async function enqueueCourseLessons(courseId: string, created: CreatedLesson[]) 
  * second submit of the same outline opens the course the first one made.
  */
 export async function startCourse(user: User, outlineId: string): Promise<Result<string>> {
-  const outline = getOutlineForUser(outlineId, user.id);
+  const outline = await getOutlineForUser(outlineId, user.id);
   if (!outline) return fail('Not Found', 404);
   if (outline.courseId) return ok(outline.courseId);
   if (!outline.result) return fail('The outline is not ready yet', 409);
@@ -182,16 +183,16 @@ export async function startCourse(user: User, outlineId: string): Promise<Result
     title: topic.title,
     lessons: topic.subtopics.map((subtopic) => ({ title: subtopic.title })),
   }));
-  const { course, lessons } = createCourseWithLessons({
+  const { course, lessons } = await createCourseWithLessons({
     userId: user.id,
     mainTopic: outline.mainTopic,
     type: outline.courseType,
     language: outline.language,
     topics,
   });
-  if (!claimOutline(outline.id, course.id)) {
-    deleteCourse(course.id);
-    const now = getOutlineForUser(outlineId, user.id)!;
+  if (!(await claimOutline(outline.id, course.id))) {
+    await deleteCourse(course.id);
+    const now = (await getOutlineForUser(outlineId, user.id))!;
     // Claimed by a second submit meanwhile, or a rewrite began just before.
     return now.courseId ? ok(now.courseId) : fail(OUTLINE_REWRITING_MESSAGE, 409);
   }
@@ -222,7 +223,7 @@ export async function createCourseFromContent(
     const allowance = await aiAllowance(user, toGenerate);
     if (!allowance.allowed) return tooManyRequestsFailure(allowance);
   }
-  const { course, lessons } = createCourseWithLessons({ userId: user.id, ...input });
+  const { course, lessons } = await createCourseWithLessons({ userId: user.id, ...input });
   await enqueueCourseLessons(course.id, lessons);
   await keepQuizzesGenerating(course.id);
   // Lessons the client sent with their text owe their flashcards at once.

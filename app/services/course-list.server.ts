@@ -57,11 +57,11 @@ export function coursePageRequest(
 }
 
 /** One page of the member's own courses; one more row is read to know whether another follows. */
-export function coursePage(
+export async function coursePage(
   userId: string,
   { limit, after }: { limit: number; after: CourseKey | null },
-): CoursePage {
-  const rows = listCoursesForUser(userId, { limit: limit + 1, after });
+): Promise<CoursePage> {
+  const rows = await listCoursesForUser(userId, { limit: limit + 1, after });
   return cutPage(rows, limit, rows.length > limit);
 }
 
@@ -85,18 +85,18 @@ export function cutPage(rows: CourseCard[], keep: number, moreFollow: boolean): 
  */
 export const CONTENT_PAGE_CHARS = 8_000_000;
 
-export function courseRecordPage(
+export async function courseRecordPage(
   userId: string,
   paging: { limit: number; after: CourseKey | null },
   contentBudget = CONTENT_PAGE_CHARS,
 ) {
-  const rows = listCoursesForUser(userId, { limit: paging.limit + 1, after: paging.after });
+  const rows = await listCoursesForUser(userId, { limit: paging.limit + 1, after: paging.after });
   const wanted = rows.slice(0, paging.limit);
-  const contents = courseContents(wanted);
+  const contents = await courseContents(wanted);
   const records = [];
   let chars = 0;
   for (const course of wanted) {
-    const record = courseRecord(course, contents.get(course.id)!);
+    const record = await courseRecord(course, contents.get(course.id)!);
     chars += record.content.length;
     if (records.length > 0 && chars > contentBudget) break;
     records.push(record);

@@ -43,29 +43,32 @@ export interface ShareState {
 /** The link as the owner copies it and previews show it: absolute, on the public address. */
 export const shareUrl = (token: string) => `${env().APP_URL}/share/${token}`;
 
-export function shareStateOf(courseId: string, allLessonsWritten: boolean): ShareState {
-  const token = shareTokenOf(courseId);
+export async function shareStateOf(
+  courseId: string,
+  allLessonsWritten: boolean,
+): Promise<ShareState> {
+  const token = await shareTokenOf(courseId);
   return { url: token ? shareUrl(token) : null, shareable: allLessonsWritten };
 }
 
-const everyLessonWritten = (courseId: string) =>
-  courseOutline(courseId).every((topic) =>
+const everyLessonWritten = async (courseId: string) =>
+  (await courseOutline(courseId)).every((topic) =>
     topic.lessons.every((lesson) => lesson.state === 'done'),
   );
 
 /** Makes the member's finished course public; sharing a shared course keeps its link. */
-export function shareCourse(user: User, courseId: string): Result<{ url: string }> {
-  const course = getCourseForUser(courseId, user.id);
+export async function shareCourse(user: User, courseId: string): Promise<Result<{ url: string }>> {
+  const course = await getCourseForUser(courseId, user.id);
   if (!course) return fail('Not Found', 404);
-  if (!everyLessonWritten(course.id)) return fail(NOT_FINISHED_MESSAGE, 409);
-  return ok({ url: shareUrl(insertShare(course.id, newSecretToken())) });
+  if (!(await everyLessonWritten(course.id))) return fail(NOT_FINISHED_MESSAGE, 409);
+  return ok({ url: shareUrl(await insertShare(course.id, newSecretToken())) });
 }
 
 /** Stops the link at once; sharing again later makes a new one. */
-export function revokeCourseShare(user: User, courseId: string): Result {
-  const course = getCourseForUser(courseId, user.id);
+export async function revokeCourseShare(user: User, courseId: string): Promise<Result> {
+  const course = await getCourseForUser(courseId, user.id);
   if (!course) return fail('Not Found', 404);
-  deleteShare(course.id);
+  await deleteShare(course.id);
   return ok();
 }
 
@@ -89,9 +92,9 @@ export interface SharedCourse {
   version: string;
 }
 
-function readCourse(course: Course): SharedCourse {
-  const lessons = listLessonsOfCourse(course.id);
-  const topics = courseOutline(course.id).map((topic) => ({
+async function readCourse(course: Course): Promise<SharedCourse> {
+  const lessons = await listLessonsOfCourse(course.id);
+  const topics = (await courseOutline(course.id)).map((topic) => ({
     title: topic.title,
     lessons: lessons
       .filter((lesson) => lesson.topicId === topic.id)
@@ -116,9 +119,9 @@ function readCourse(course: Course): SharedCourse {
 }
 
 /** The course behind a live link, as anyone may read it; undefined once revoked. */
-export function readSharedCourse(token: string): SharedCourse | undefined {
-  const courseId = courseIdOfShare(token);
-  const course = courseId ? getCourse(courseId) : undefined;
+export async function readSharedCourse(token: string): Promise<SharedCourse | undefined> {
+  const courseId = await courseIdOfShare(token);
+  const course = courseId ? await getCourse(courseId) : undefined;
   return course ? readCourse(course) : undefined;
 }
 
@@ -129,17 +132,19 @@ export function readSharedCourse(token: string): SharedCourse | undefined {
  * theirs like any other, so their plan must allow it, as on /create.
  */
 export async function copySharedCourse(user: User, token: string): Promise<Result<string>> {
-  const courseId = courseIdOfShare(token);
-  const source = courseId ? getCourse(courseId) : undefined;
+  const courseId = await courseIdOfShare(token);
+  const source = courseId ? await getCourse(courseId) : undefined;
   if (!source) return fail('Not Found', 404);
-  const outline = courseOutline(source.id);
+  const outline = await courseOutline(source.id);
   const refused = planRefusal(user.plan, { topicCount: outline.length, type: source.type });
   if (refused) return fail(refused, 403);
 
-  const lessons = new Map(listLessonsOfCourse(source.id).map((lesson) => [lesson.id, lesson]));
-  const quizzes = listQuizzesOfCourse(source.id);
-  const decks = writtenDecksOfCourse(source.id);
-  const { course } = createCourseWithLessons({
+  const lessons = new Map(
+    (await listLessonsOfCourse(source.id)).map((lesson) => [lesson.id, lesson]),
+  );
+  const quizzes = await listQuizzesOfCourse(source.id);
+  const decks = await writtenDecksOfCourse(source.id);
+  const { course } = await createCourseWithLessons({
     userId: user.id,
     mainTopic: source.mainTopic,
     type: source.type,

@@ -21,11 +21,11 @@ function simulated(provider: PaymentProvider): boolean {
 /** The buyer approved on the demo PayPal page: PayPal's activation webhook follows. */
 export async function approveDemoPayPal(token: string): Promise<string | undefined> {
   if (!simulated('paypal')) return undefined;
-  const to = approveMockPayPal(token);
+  const to = await approveMockPayPal(token);
   const subscriptionId = to ? new URL(to).searchParams.get('subscription_id') : null;
   const webhookId = paypalWebhookId();
   if (subscriptionId && webhookId) {
-    const webhook = simulatePayPal(subscriptionId, 'activated', webhookId);
+    const webhook = await simulatePayPal(subscriptionId, 'activated', webhookId);
     if (webhook) await sendDemoWebhook('paypal', webhook);
   }
   return to;
@@ -45,14 +45,14 @@ export async function simulateAt(
   if (!simulated(provider)) return fail('Not Found', 404);
   let webhook: { body: string; headers: Record<string, string> } | undefined;
   if (provider === 'razorpay') {
-    const event = simulateRazorpay(subscriptionId, what as RazorpaySimulation);
+    const event = await simulateRazorpay(subscriptionId, what as RazorpaySimulation);
     webhook = event && {
       body: event.body,
       headers: { 'x-razorpay-signature': event.signature, 'x-razorpay-event-id': event.eventId },
     };
   } else {
     const webhookId = paypalWebhookId() ?? '';
-    webhook = simulatePayPal(
+    webhook = await simulatePayPal(
       subscriptionId,
       (what === 'pay' ? 'activated' : what) as PayPalSimulation,
       webhookId,

@@ -49,7 +49,7 @@ export async function sendDemoWebhook(
 ): Promise<boolean> {
   let id: number;
   try {
-    id = addDemoWebhookDelivery({ provider, ...webhook }, now);
+    id = await addDemoWebhookDelivery({ provider, ...webhook }, now);
   } catch (error) {
     // Not even kept (the database is overloaded): the hourly reconciliation is what is left.
     log.error('demo.webhook_lost', { provider, error });
@@ -66,7 +66,7 @@ export async function sendDemoWebhook(
 /** Every delivery whose retry is due, one at a time; returns how many the app took. */
 export async function retryDueDemoWebhooks(now = new Date()): Promise<number> {
   let delivered = 0;
-  for (const id of listDueDemoWebhookDeliveries(now, 50))
+  for (const id of await listDueDemoWebhookDeliveries(now, 50))
     if (await attempt(id, now)) delivered += 1;
   return delivered;
 }
@@ -92,19 +92,19 @@ export function startDemoWebhookRetries() {
 }
 
 async function attempt(id: number, now: Date): Promise<boolean> {
-  const delivery = claimDemoWebhookDelivery(id, now, LEASE_MS);
+  const delivery = await claimDemoWebhookDelivery(id, now, LEASE_MS);
   if (!delivery) return false;
   const attempts = delivery.attempts + 1;
   const failure = await withTimeout(deliverToApp(delivery), ATTEMPT_TIMEOUT_MS).catch(
     (error: unknown) => (error instanceof Error ? error.message : String(error)),
   );
   if (failure === null) {
-    recordDemoWebhookDelivered(id, attempts, new Date());
+    await recordDemoWebhookDelivered(id, attempts, new Date());
     return true;
   }
   const next = new Date(now.getTime() + retryDelayMs(attempts));
   const givingUp = next.getTime() - delivery.createdAt.getTime() > GIVE_UP_AFTER_MS;
-  recordDemoWebhookFailed(id, attempts, failure, givingUp ? null : next);
+  await recordDemoWebhookFailed(id, attempts, failure, givingUp ? null : next);
   log.warn(givingUp ? 'demo.webhook_given_up' : 'demo.webhook_failed', {
     deliveryId: id,
     provider: delivery.provider,

@@ -34,6 +34,7 @@ import {
 import type { User } from '~/models/users.server';
 import { ensureFlashcardJobs } from '~/queues/flashcards.server';
 import { log } from '~/utils/logger.server';
+import { noteRedisFailure } from '~/utils/redis.server';
 import type { ReviewClock } from '~/utils/review-clock.server';
 import { dayBounds } from '~/utils/time-zone';
 import { cleanText } from '~/utils/validation.server';
@@ -51,13 +52,15 @@ export async function keepDecksWriting(owed: DeckOwed[]) {
   try {
     await ensureFlashcardJobs(owed);
   } catch (error) {
-    log.warn('flashcards.enqueue_failed', { decks: owed.length, error });
+    // An outage is logged once by the outage watch, not once per action while it lasts.
+    if (!noteRedisFailure('flashcards.enqueue', error))
+      log.warn('flashcards.enqueue_failed', { decks: owed.length, error });
   }
 }
 
 /** After a course is made or updated with lesson text: its owed decks get jobs. */
-export function keepCourseDecksWriting(courseId: string) {
-  return keepDecksWriting(listUnfinishedDecksOfCourse(courseId));
+export async function keepCourseDecksWriting(courseId: string) {
+  return keepDecksWriting(await listUnfinishedDecksOfCourse(courseId));
 }
 
 /** The plan rule (app/domain/plans.ts), checked before any card is shown, graded or changed. */
@@ -71,7 +74,10 @@ export interface DueCounts {
 }
 
 /** Cards due today and during tomorrow, in the member's days (/home, Review). */
-export function dueCountsOf(user: Pick<User, 'id' | 'plan'>, clock: ReviewClock): DueCounts {
+export async function dueCountsOf(
+  user: Pick<User, 'id' | 'plan'>,
+  clock: ReviewClock,
+): Promise<DueCounts> {
   if (!flashcardsIncluded(user.plan)) return { today: 0, tomorrow: 0 };
   return dueCounts(user.id, dayBounds(clock.now, clock.timeZone));
 }
@@ -135,12 +141,12 @@ function reviewCard(row: MemberCard, now: Date): ReviewCard {
 export async function reviewQueue(user: User, clock: ReviewClock): Promise<Result<ReviewView>> {
   const refused = refusedByPlan(user);
   if (refused) return refused;
-  const owed = owedDecksOfMember(user.id);
+  const owed = await owedDecksOfMember(user.id);
   await keepDecksWriting(owed);
   const bounds = dayBounds(clock.now, clock.timeZone);
-  const next = nextDueCard(user.id, bounds.tomorrow);
+  const next = await nextDueCard(user.id, bounds.tomorrow);
   return ok({
-    counts: dueCounts(user.id, bounds),
+    counts: await dueCounts(user.id, bounds),
     writing: owed.length,
     card: next ? reviewCard(next, clock.now) : null,
   });
@@ -154,15 +160,15 @@ export interface GradeResult {
 }
 
 /** A grade (1 to 4, or again/hard/good/easy) for a card the member was shown with `reps` reviews. */
-export function gradeCard(
+export async function gradeCard(
   user: User,
   cardId: number,
   body: Record<string, unknown>,
   clock: ReviewClock,
-): Result<GradeResult> {
+): Promise<Result<GradeResult>> {
   const refused = refusedByPlan(user);
   if (refused) return refused;
-  const row = Number.isSafeInteger(cardId) ? getCardOfMember(cardId, user.id) : undefined;
+  const row = Number.isSafeInteger(cardId) ? await getCardOfMember(cardId, user.id) : undefined;
   if (!row) return fail('Not Found', 404);
   const rating = readRating(body.rating);
   if (rating === null) return fail(RATING_MESSAGE, 400);
@@ -172,7 +178,7 @@ export function gradeCard(
   const graded = grade(row.card.id, scheduleOf(row.schedule), rating, clock.now);
   // Stored only while the row still has the review count the member saw: a second submit of
   // the same grade (a key pressed twice, another tab) is a 409, not a second review.
-  const stored = storeGrade(
+  const stored = await storeGrade(
     user.id,
     row.card.id,
     reps,
@@ -209,16 +215,16 @@ const cardView = (row: MemberCard): CardView => ({
   lesson: row.lesson,
 });
 
-function ownCard(user: User, cardId: number): Result<MemberCard> {
+async function ownCard(user: User, cardId: number): Promise<Result<MemberCard>> {
   const refused = refusedByPlan(user);
   if (refused) return refused;
-  const row = Number.isSafeInteger(cardId) ? getCardOfMember(cardId, user.id) : undefined;
+  const row = Number.isSafeInteger(cardId) ? await getCardOfMember(cardId, user.id) : undefined;
   return row ? ok(row) : fail('Not Found', 404);
 }
 
 /** One of the member's cards, to correct or suspend. */
-export function cardForMember(user: User, cardId: number): Result<CardView> {
-  const own = ownCard(user, cardId);
+export async function cardForMember(user: User, cardId: number): Promise<Result<CardView>> {
+  const own = await ownCard(user, cardId);
   return own.ok ? ok(cardView(own.value)) : own;
 }
 
@@ -236,25 +242,29 @@ const editSchema = z.object({
 });
 
 /** The member's correction of a card: its question and answer, each one line. */
-export function editCard(
+export async function editCard(
   user: User,
   cardId: number,
   body: Record<string, unknown>,
-): Result<CardView> {
-  const own = ownCard(user, cardId);
+): Promise<Result<CardView>> {
+  const own = await ownCard(user, cardId);
   if (!own.ok) return own;
   const parsed = editSchema.safeParse(body);
   if (!parsed.success) return fail(parsed.error.issues[0]?.message ?? QUESTION_LENGTH_MESSAGE);
-  updateCardText(own.value.card.id, parsed.data);
-  return ok(cardView(getCardOfMember(own.value.card.id, user.id)!));
+  await updateCardText(own.value.card.id, parsed.data);
+  return ok(cardView((await getCardOfMember(own.value.card.id, user.id))!));
 }
 
 /** Suspends a card (it leaves every queue and count) or brings it back. */
-export function suspendCard(user: User, cardId: number, suspended: boolean): Result<CardView> {
-  const own = ownCard(user, cardId);
+export async function suspendCard(
+  user: User,
+  cardId: number,
+  suspended: boolean,
+): Promise<Result<CardView>> {
+  const own = await ownCard(user, cardId);
   if (!own.ok) return own;
-  setCardSuspended(own.value.card.id, user.id, suspended);
-  return ok(cardView(getCardOfMember(own.value.card.id, user.id)!));
+  await setCardSuspended(own.value.card.id, user.id, suspended);
+  return ok(cardView((await getCardOfMember(own.value.card.id, user.id))!));
 }
 
 export interface CourseCardsView {
@@ -300,16 +310,16 @@ export async function courseCards(
 ): Promise<Result<CourseCardsView>> {
   const refused = refusedByPlan(user);
   if (refused) return refused;
-  const course = getCourseForUser(courseId, user.id);
+  const course = await getCourseForUser(courseId, user.id);
   if (!course) return fail('Not Found', 404);
-  const owed = owedDecksOfMember(user.id, course.id);
+  const owed = await owedDecksOfMember(user.id, course.id);
   await keepDecksWriting(owed);
   const { tomorrow } = dayBounds(clock.now, clock.timeZone);
-  const cards = cardsOfCourse(course.id, user.id);
+  const cards = await cardsOfCourse(course.id, user.id);
   return ok({
     course: { id: course.id, mainTopic: course.mainTopic, language: course.language },
     writing: owed.length,
-    topics: courseOutline(course.id).map((topic) => ({
+    topics: (await courseOutline(course.id)).map((topic) => ({
       id: topic.id,
       title: topic.title,
       lessons: topic.lessons.map((lesson) => ({
@@ -337,11 +347,11 @@ export interface TopicCards {
 }
 
 /** The course view's line under each topic: its cards, how many are due today, any being written. */
-export function topicCardsOf(
+export async function topicCardsOf(
   user: Pick<User, 'id' | 'plan'>,
   courseId: string,
   clock: ReviewClock,
-): Map<number, TopicCards> | null {
+): Promise<Map<number, TopicCards> | null> {
   if (!flashcardsIncluded(user.plan)) return null;
   return topicCardCounts(courseId, user.id, dayBounds(clock.now, clock.timeZone).tomorrow);
 }

@@ -20,7 +20,7 @@ const NOTE_SAVES: RateLimit = { name: 'notes:member', max: 600, windowSeconds: 1
 
 const noteText = cleanText({ label: 'The note' });
 
-export function readLessonNote(userId: string, lessonId: number): LessonNote {
+export async function readLessonNote(userId: string, lessonId: number): Promise<LessonNote> {
   return getLessonNote(userId, lessonId);
 }
 
@@ -39,7 +39,7 @@ export async function writeLessonNote(
   const allowed = await hit(NOTE_SAVES, userId);
   if (!allowed.allowed) return tooManyRequestsFailure(allowed);
   // An all-blank note is no note: the notes view and the export skip it.
-  return ok(saveLessonNote(userId, lesson.id, cleaned.data.trim() ? cleaned.data : ''));
+  return ok(await saveLessonNote(userId, lesson.id, cleaned.data.trim() ? cleaned.data : ''));
 }
 
 export interface CourseNotesTopic {
@@ -49,9 +49,12 @@ export interface CourseNotesTopic {
 }
 
 /** The course's notes by topic, each rendered from Markdown to sanitized HTML; topics without notes left out. */
-export function courseNotesByTopic(userId: string, courseId: string): CourseNotesTopic[] {
-  const bodies = new Map(notesForCourse(userId, courseId).map((n) => [n.lessonId, n.body]));
-  return courseOutline(courseId)
+export async function courseNotesByTopic(
+  userId: string,
+  courseId: string,
+): Promise<CourseNotesTopic[]> {
+  const bodies = new Map((await notesForCourse(userId, courseId)).map((n) => [n.lessonId, n.body]));
+  return (await courseOutline(courseId))
     .map((topic) => ({
       id: topic.id,
       title: topic.title,

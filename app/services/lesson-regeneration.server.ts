@@ -29,8 +29,8 @@ import { cleanText, parseWith } from '~/utils/validation.server';
  * put back once.
  */
 
-export function regenerationStatus(lessonId: number): RegenerationStatus {
-  const row = getRegeneration(lessonId);
+export async function regenerationStatus(lessonId: number): Promise<RegenerationStatus> {
+  const row = await getRegeneration(lessonId);
   if (!row)
     return {
       lessonId,
@@ -83,13 +83,13 @@ async function regenerateLesson(
   instruction: string,
 ): Promise<Result<RegenerationStatus>> {
   if (!lesson.theory) return fail(LESSON_NOT_WRITTEN_MESSAGE, 409);
-  if (getRegeneration(lesson.id)?.state === 'running')
+  if ((await getRegeneration(lesson.id))?.state === 'running')
     return fail(REGENERATION_RUNNING_MESSAGE, 409);
   const allowance = await aiAllowance(user);
   if (!allowance.allowed)
     return fail(REGENERATE_ALLOWANCE_MESSAGE, 429, allowance.retryAfterSeconds);
   const token = newId();
-  const started = startRegeneration({
+  const started = await startRegeneration({
     lessonId: lesson.id,
     courseId: lesson.courseId,
     userId: user.id,
@@ -108,13 +108,13 @@ async function regenerateLesson(
     log.warn('lesson.regenerate_enqueue_failed', { lessonId: lesson.id, error });
   }
   publishChange(`course:${lesson.courseId}`);
-  return ok(regenerationStatus(lesson.id));
+  return ok(await regenerationStatus(lesson.id));
 }
 
-function restoreLesson(lesson: Lesson): Result<RegenerationStatus> {
-  const row = getRegeneration(lesson.id);
+async function restoreLesson(lesson: Lesson): Promise<Result<RegenerationStatus>> {
+  const row = await getRegeneration(lesson.id);
   if (row?.state === 'running') return fail(REGENERATION_RUNNING_MESSAGE, 409);
-  if (!restorePreviousLesson(lesson.id)) return fail(NOTHING_TO_RESTORE_MESSAGE, 409);
+  if (!(await restorePreviousLesson(lesson.id))) return fail(NOTHING_TO_RESTORE_MESSAGE, 409);
   publishChange(`course:${lesson.courseId}`);
-  return ok(regenerationStatus(lesson.id));
+  return ok(await regenerationStatus(lesson.id));
 }

@@ -25,7 +25,7 @@ export const TOO_MANY_STREAMS_MESSAGE =
 
 const openStreams = new Map<string, number>();
 
-const isWritten = (lessonId: number) => Boolean(getLesson(lessonId)?.theory);
+const isWritten = async (lessonId: number) => Boolean((await getLesson(lessonId))?.theory);
 
 export function lessonDraftStream(request: Request, lesson: Lesson, memberId: string): Response {
   if (lesson.theory) return new Response(sseFrame('done', {}), { headers: EVENT_STREAM_HEADERS });
@@ -47,10 +47,10 @@ export function lessonDraftStream(request: Request, lesson: Lesson, memberId: st
 }
 
 function followLesson(lesson: Lesson, out: EventStream) {
-  const finishIfWritten = () => {
+  const finishIfWritten = async () => {
     let written = false;
     try {
-      written = isWritten(lesson.id);
+      written = await isWritten(lesson.id);
     } catch (error) {
       // A busy database: the next check decides.
       log.warn('lesson_stream.read_failed', { lessonId: lesson.id, error });
@@ -61,14 +61,19 @@ function followLesson(lesson: Lesson, out: EventStream) {
     }
     return written;
   };
+  // The draft's events are sent in the order they came, also while a check of the stored lesson
+  // (a database read) is under way: a new try's text never lands before the last one's reset.
+  let sending = Promise.resolve();
   void followDraft(`lesson:${lesson.id}`, out.signal, (event) => {
-    if (event.type !== 'done') return out.send(event.type, event.text);
-    // The try ended: stored (the page swaps in the lesson) or failed (the next try starts over).
-    if (!finishIfWritten()) out.send('reset', '');
+    sending = sending.then(async () => {
+      if (event.type !== 'done') return out.send(event.type, event.text);
+      // The try ended: stored (the page swaps in the lesson) or failed (the next try starts over).
+      if (!(await finishIfWritten())) out.send('reset', '');
+    });
   });
   void (async () => {
     while (!out.signal.aborted) {
-      if (finishIfWritten()) return;
+      if (await finishIfWritten()) return;
       await nextChange(`course:${lesson.courseId}`, SAFETY_CHECK_MS, out.signal);
     }
   })();

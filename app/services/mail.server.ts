@@ -33,14 +33,16 @@ export async function dispatchMail(...mailIds: string[]) {
 
 /** Records and dispatches in one go, for mail that reports a change already committed. */
 export async function sendDurably(...mails: Email[]) {
-  await dispatchMail(...mails.map((mail) => queueMail(mail)));
+  const mailIds: string[] = [];
+  for (const mail of mails) mailIds.push(await queueMail(mail));
+  await dispatchMail(...mailIds);
 }
 
 /** The worker's half: sends a queued mail once; throws to be retried. */
 export async function deliverQueuedMail(
   mailId: string,
 ): Promise<'sent' | 'already-sent' | 'gone' | 'disabled'> {
-  const mail = getQueuedMail(mailId);
+  const mail = await getQueuedMail(mailId);
   if (!mail) return 'gone';
   if (mail.sentAt) return 'already-sent';
   try {
@@ -50,10 +52,13 @@ export async function deliverQueuedMail(
       html: mail.html,
       text: mail.text ?? undefined,
     });
-    markMailSent(mailId, outcome === 'disabled' ? 'not sent: this install sends no email' : null);
+    await markMailSent(
+      mailId,
+      outcome === 'disabled' ? 'not sent: this install sends no email' : null,
+    );
     return outcome;
   } catch (error) {
-    recordMailFailure(
+    await recordMailFailure(
       mailId,
       mail.attempts + 1,
       error instanceof Error ? error.message : String(error),

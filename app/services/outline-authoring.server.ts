@@ -63,12 +63,12 @@ function changeRefusal(outline: Outline): Failure | null {
  * Stores the member's edited outline when it passes the plan's rule (topics, lessons per topic,
  * titles); an unchanged outline is not written again. Answers the outline's status.
  */
-export function saveOutlineOf(
+export async function saveOutlineOf(
   user: User,
   outlineId: string,
   edited: EditableOutline,
-): Result<OutlineStatus> {
-  const outline = getOutlineForUser(outlineId, user.id);
+): Promise<Result<OutlineStatus>> {
+  const outline = await getOutlineForUser(outlineId, user.id);
   if (!outline) return fail('Not Found', 404);
   const refused = changeRefusal(outline);
   if (refused) return refused;
@@ -77,10 +77,10 @@ export function saveOutlineOf(
   // Beyond the plan is a 403, as on /create; anything else about the outline is a 400.
   if (message) return fail(message, message === PAID_ONLY_MESSAGE ? 403 : 400);
   if (!sameOutline(topics, outline.result!)) {
-    if (!saveOutlineEdit(outline.id, topics)) return fail(OUTLINE_REWRITING_MESSAGE, 409);
+    if (!(await saveOutlineEdit(outline.id, topics))) return fail(OUTLINE_REWRITING_MESSAGE, 409);
     publishChange(`outline:${outline.id}`);
   }
-  return ok(outlineStatus(getOutlineForUser(outlineId, user.id)!));
+  return ok(await outlineStatus((await getOutlineForUser(outlineId, user.id))!));
 }
 
 /**
@@ -92,28 +92,28 @@ export async function rewriteOutlineOf(
   outlineId: string,
   instruction: string,
 ): Promise<Result<OutlineStatus>> {
-  const outline = getOutlineForUser(outlineId, user.id);
+  const outline = await getOutlineForUser(outlineId, user.id);
   if (!outline) return fail('Not Found', 404);
   const refused = changeRefusal(outline);
   if (refused) return refused;
   if (!(await aiAllowance(user)).allowed) return fail(AI_ALLOWANCE_MESSAGE, 429);
-  if (requestOutlineRewrite(outline.id, instruction) === null) {
+  if ((await requestOutlineRewrite(outline.id, instruction)) === null) {
     // Generated or rewritten from elsewhere meanwhile: nothing was asked of the AI.
     await giveBackAiAllowance(user);
     return fail(OUTLINE_REWRITING_MESSAGE, 409);
   }
-  const asked = getOutlineForUser(outlineId, user.id)!;
+  const asked = (await getOutlineForUser(outlineId, user.id))!;
   await ensureOutlineJob(asked);
   publishChange(`outline:${outline.id}`);
-  return ok(outlineStatus(asked));
+  return ok(await outlineStatus(asked));
 }
 
 /** The member stops a rewrite: the outline stays as it was, and its job is dropped. */
 export async function stopRewriteOf(user: User, outlineId: string): Promise<Result<OutlineStatus>> {
-  const outline = getOutlineForUser(outlineId, user.id);
+  const outline = await getOutlineForUser(outlineId, user.id);
   if (!outline) return fail('Not Found', 404);
-  if (!stopOutlineRewrite(outline.id)) return fail('No rewrite is under way', 409);
+  if (!(await stopOutlineRewrite(outline.id))) return fail('No rewrite is under way', 409);
   await dropOutlineJob(outline.id, outline.rewriteRound);
   publishChange(`outline:${outline.id}`);
-  return ok(outlineStatus(getOutlineForUser(outlineId, user.id)!));
+  return ok(await outlineStatus((await getOutlineForUser(outlineId, user.id))!));
 }

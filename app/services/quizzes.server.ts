@@ -14,6 +14,7 @@ import { freshPriority } from '~/queues/priorities.server';
 import { ensureQuizJobs } from '~/queues/quiz.server';
 import { fail, ok, type Result } from '~/domain/result';
 import { log } from '~/utils/logger.server';
+import { noteRedisFailure } from '~/utils/redis.server';
 
 /**
  * Topic quizzes and the final exam as a member sees them (ADR 0018). Quizzes are part of the
@@ -26,9 +27,9 @@ import { log } from '~/utils/logger.server';
  * quizzes the member is owed in other courses (members take turns, ADR 38). Never throws.
  */
 export async function keepQuizzesGenerating(courseId: string, quizzes?: Quiz[]) {
-  const owed = (quizzes ?? listQuizzesOfCourse(courseId)).filter((quiz) => !quiz.questions);
+  const owed = (quizzes ?? (await listQuizzesOfCourse(courseId))).filter((quiz) => !quiz.questions);
   if (owed.length === 0) return;
-  const owedElsewhere = countOwedQuizzesInOtherCourses(courseId);
+  const owedElsewhere = await countOwedQuizzesInOtherCourses(courseId);
   try {
     await ensureQuizJobs(
       owed.map((quiz, index) => ({
@@ -38,8 +39,10 @@ export async function keepQuizzesGenerating(courseId: string, quizzes?: Quiz[]) 
       })),
     );
   } catch (error) {
-    // The rows stay queued; the worker's sweep enqueues them when Redis is back.
-    log.warn('quiz.enqueue_failed', { courseId, error });
+    // The rows stay queued; the worker's sweep enqueues them when Redis is back. An outage is
+    // logged once by the outage watch, not once per member.
+    if (!noteRedisFailure('quiz.enqueue', error))
+      log.warn('quiz.enqueue_failed', { courseId, error });
   }
 }
 
@@ -72,14 +75,14 @@ function isOpen(quiz: Quiz, lessons: { total: number; done: number }) {
  * The course's quizzes with the member's best and last scores (no questions). A caller that has
  * the course's lessons at hand passes how many are done, and they are not read again.
  */
-export function courseQuizzes(
+export async function courseQuizzes(
   courseId: string,
   userId: string,
-  lessonsDone: { total: number; done: number } = lessonsDoneOfCourse(courseId),
-): QuizSummary[] {
-  const quizzes = listQuizzesOfCourse(courseId);
-  const scores = scoresOfCourse(courseId, userId);
-  const lessons = lessonsDone;
+  lessonsDone?: { total: number; done: number },
+): Promise<QuizSummary[]> {
+  const lessons = lessonsDone ?? (await lessonsDoneOfCourse(courseId));
+  const quizzes = await listQuizzesOfCourse(courseId);
+  const scores = await scoresOfCourse(courseId, userId);
   return quizzes.map((quiz) => {
     const score = scores.get(quiz.id);
     return {
@@ -104,13 +107,14 @@ const historyOf = (attempts: QuizAttempt[]) =>
   }));
 
 /** The member's own course and quiz, or a 404 for anyone else's (or none). */
-function ownQuiz(
+async function ownQuiz(
   userId: string,
   courseId: string,
   quizId: number,
-): { course: Course; quiz: Quiz } | undefined {
-  const course = getCourseForUser(courseId, userId);
-  const quiz = course && Number.isInteger(quizId) ? getQuizOfCourse(quizId, course.id) : undefined;
+): Promise<{ course: Course; quiz: Quiz } | undefined> {
+  const course = await getCourseForUser(courseId, userId);
+  const quiz =
+    course && Number.isInteger(quizId) ? await getQuizOfCourse(quizId, course.id) : undefined;
   return course && quiz ? { course, quiz } : undefined;
 }
 
@@ -134,11 +138,11 @@ export async function quizForMember(
   courseId: string,
   quizId: number,
 ): Promise<Result<QuizView>> {
-  const own = ownQuiz(userId, courseId, quizId);
+  const own = await ownQuiz(userId, courseId, quizId);
   if (!own) return fail('Not Found', 404);
   const { course, quiz } = own;
   if (!quiz.questions) await keepQuizzesGenerating(course.id, [quiz]);
-  const lessons = lessonsDoneOfCourse(course.id);
+  const lessons = await lessonsDoneOfCourse(course.id);
   const open = isOpen(quiz, lessons);
   return ok({
     course: { id: course.id, mainTopic: course.mainTopic, language: course.language },
@@ -151,19 +155,19 @@ export async function quizForMember(
       open && quiz.questions
         ? quiz.questions.map(({ question, options }) => ({ question, options }))
         : null,
-    history: historyOf(listAttempts(quiz.id, userId)),
+    history: historyOf(await listAttempts(quiz.id, userId)),
   });
 }
 
 /** The member's scores at one quiz, newest first. */
-export function quizResults(
+export async function quizResults(
   userId: string,
   courseId: string,
   quizId: number,
-): Result<{ quizId: number; history: QuizView['history'] }> {
-  const own = ownQuiz(userId, courseId, quizId);
+): Promise<Result<{ quizId: number; history: QuizView['history'] }>> {
+  const own = await ownQuiz(userId, courseId, quizId);
   if (!own) return fail('Not Found', 404);
-  return ok({ quizId: own.quiz.id, history: historyOf(listAttempts(own.quiz.id, userId)) });
+  return ok({ quizId: own.quiz.id, history: historyOf(await listAttempts(own.quiz.id, userId)) });
 }
 
 /**
@@ -202,17 +206,17 @@ export interface MarkedQuiz {
 }
 
 /** Marks a submission and stores it as a new attempt (each retake adds one). */
-export function submitQuiz(
+export async function submitQuiz(
   userId: string,
   courseId: string,
   quizId: number,
   body: Record<string, unknown>,
-): Result<MarkedQuiz> {
-  const own = ownQuiz(userId, courseId, quizId);
+): Promise<Result<MarkedQuiz>> {
+  const own = await ownQuiz(userId, courseId, quizId);
   if (!own) return fail('Not Found', 404);
   const { course, quiz } = own;
   if (!quiz.questions) return fail('The quiz is still being written.', 409);
-  if (!isOpen(quiz, lessonsDoneOfCourse(course.id)))
+  if (!isOpen(quiz, await lessonsDoneOfCourse(course.id)))
     return fail('The final exam opens once you have finished every lesson.', 409);
   const questions = quiz.questions;
   const answers = readAnswers(body, questions);
@@ -224,7 +228,7 @@ export function submitQuiz(
     explanation: question.explanation,
   }));
   const score = results.filter((result) => result.correct).length;
-  insertAttempt({
+  await insertAttempt({
     quizId: quiz.id,
     userId,
     answers: answers.value,
@@ -235,6 +239,6 @@ export function submitQuiz(
     score,
     total: questions.length,
     results,
-    history: historyOf(listAttempts(quiz.id, userId)),
+    history: historyOf(await listAttempts(quiz.id, userId)),
   });
 }

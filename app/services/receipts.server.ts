@@ -163,9 +163,9 @@ export async function emailReceiptOnce(
   subscription: SubscriptionRow,
   to: string,
 ): Promise<boolean> {
-  if (!claimReceiptEmail(receipt.number, new Date(), EMAIL_LEASE_MS)) return false;
+  if (!(await claimReceiptEmail(receipt.number, new Date(), EMAIL_LEASE_MS))) return false;
   const sent = await sendReceiptEmail(receipt, subscription, to);
-  finishReceiptEmail(receipt.number, sent);
+  await finishReceiptEmail(receipt.number, sent);
   if (!sent) log.warn('receipt.email_failed', { receipt: receipt.number });
   return sent;
 }
@@ -175,7 +175,7 @@ export async function emailReceiptOnce(
  * newest two minutes are left to the request or job that is sending them.
  */
 export async function emailUnsentReceipts(now = new Date()): Promise<number> {
-  const due = listReceiptsToEmail(
+  const due = await listReceiptsToEmail(
     { since: new Date(+now - 7 * 24 * 3_600_000), before: new Date(+now - 2 * 60_000) },
     now,
     EMAIL_LEASE_MS,

@@ -44,8 +44,8 @@ const tutorDailyLimit = (user: Pick<User, 'plan'>): RateLimit => ({
   windowSeconds: 24 * 3600,
 });
 
-export function tutorConversation(userId: string, lessonId: number) {
-  return listTutorMessages(userId, lessonId).map(({ id, role, content, html }) =>
+export async function tutorConversation(userId: string, lessonId: number) {
+  return (await listTutorMessages(userId, lessonId)).map(({ id, role, content, html }) =>
     // An answer is shown as its sanitized HTML; a question as the text the member typed.
     role === 'assistant' ? { id, role, html: html ?? '' } : { id, role, text: content },
   );
@@ -130,15 +130,15 @@ export async function askTutor(
   const admitted = await admitQuestion(user, lesson, rawQuestion);
   if (admitted.refused) return admitted.refused;
   const { question, giveBack } = admitted;
-  const course = getCourseForUser(lesson.courseId, user.id)!;
+  const course = (await getCourseForUser(lesson.courseId, user.id))!;
   const system = tutorSystem({
     mainTopic: course.mainTopic,
     lessonTitle: lesson.title,
-    outline: courseOutline(course.id),
+    outline: await courseOutline(course.id),
     lessonHtml: lesson.theory ?? '',
     language: course.language,
   });
-  const history: AiMessage[] = listTutorMessages(user.id, lesson.id, HISTORY_MESSAGES).map(
+  const history: AiMessage[] = (await listTutorMessages(user.id, lesson.id, HISTORY_MESSAGES)).map(
     (message) => ({ role: message.role, content: message.content }),
   );
   const messages: AiMessage[] = [...history, { role: 'user', content: question }];
@@ -156,7 +156,7 @@ export async function askTutor(
         (delta) => out.send('append', delta),
       );
       const markdown = stripCodeFences(text, ['markdown', 'md']);
-      const stored = storeTutorExchange(user.id, lesson.id, question, {
+      const stored = await storeTutorExchange(user.id, lesson.id, question, {
         markdown,
         html: markdownToSafeHtml(markdown),
       });

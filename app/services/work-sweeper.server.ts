@@ -20,7 +20,7 @@ import { emailUnsentReceipts } from './receipts.server';
 const MAIL_GRACE_MS = 2 * 60_000;
 
 /**
- * SQLite says what work is owed (outlines not written, lessons without theory or media, lessons a member asked to
+ * The database says what work is owed (outlines not written, lessons without theory or media, lessons a member asked to
  * have re-written, quizzes without questions, lessons' flashcard decks not written, mail,
  * certificate and receipt emails not sent); Redis
  * only runs it. This gives each piece of owed work a live job again, whatever Redis lost: a
@@ -46,38 +46,40 @@ export async function sweepLostWork(
 > {
   // Listings, not lists: each is read again after Redis (see `ensure`), so work finished while
   // the sweep looked is not taken for lost.
-  const outlines = await outlineQueue.ensure(() =>
-    listUnfinishedOutlines().map(({ outlineId, round }) => ({
+  const outlines = await outlineQueue.ensure(async () =>
+    (await listUnfinishedOutlines()).map(({ outlineId, round }) => ({
       data: { outlineId, round },
       options: { priority: sweptPriority(0) },
     })),
   );
-  const lessons = await ensureLessonJobs(() =>
-    turnsPerMember(listUnfinishedLessons()).map(({ lessonId, courseId, turn }) => ({
+  const lessons = await ensureLessonJobs(async () =>
+    turnsPerMember(await listUnfinishedLessons()).map(({ lessonId, courseId, turn }) => ({
       lessonId,
       courseId,
       priority: sweptPriority(turn),
     })),
   );
   const regenerations = await ensureRegenerationJobs(listRunningRegenerations, sweptPriority(0));
-  const quizzes = await ensureQuizJobs(() =>
-    turnsPerMember(listUnfinishedQuizzes()).map(({ quizId, courseId, turn }) => ({
+  const quizzes = await ensureQuizJobs(async () =>
+    turnsPerMember(await listUnfinishedQuizzes()).map(({ quizId, courseId, turn }) => ({
       quizId,
       courseId,
       priority: sweptPriority(turn),
     })),
   );
   const flashcards = await ensureFlashcardJobs(listUnfinishedDecks);
-  const mails = await mailQueueJobs.ensure(() =>
-    listUnsentMailIds(new Date(now.getTime() - MAIL_GRACE_MS)).map((mailId) => ({
+  const mails = await mailQueueJobs.ensure(async () =>
+    (await listUnsentMailIds(new Date(now.getTime() - MAIL_GRACE_MS))).map((mailId) => ({
       data: { mailId },
     })),
   );
   // A certificate email's job gives up after about 17 hours (then the member can send it).
-  const certificates = await certificateEmailQueue.ensure(() =>
-    listUnemailedCompletionIds(new Date(now.getTime() - 24 * 3_600_000)).map((courseId) => ({
-      data: { courseId },
-    })),
+  const certificates = await certificateEmailQueue.ensure(async () =>
+    (await listUnemailedCompletionIds(new Date(now.getTime() - 24 * 3_600_000))).map(
+      (courseId) => ({
+        data: { courseId },
+      }),
+    ),
   );
   const receipts = await emailUnsentReceipts(now);
   const found = {

@@ -1,6 +1,5 @@
 import { createCookie, redirect, type AppLoadContext } from '@remix-run/node';
 import { and, eq, gt, sql } from 'drizzle-orm';
-import { sessions, users } from '../../db/schema';
 import { isAdmin, type User } from '~/models/users.server';
 import { userOfApiToken } from '~/models/api-tokens.server';
 import { secureCookies } from './cookies.server';
@@ -8,7 +7,7 @@ import { safeRedirect } from './redirect';
 import { withCookies } from './responses.server';
 import type { RequestLike } from './json-route.server';
 import { toastHeader } from './toast.server';
-import { db, preparedStatement } from './db.server';
+import { database, preparedQuery, tables } from './database.server';
 import { env } from './env.server';
 import { hashToken, newSecretToken } from './ids.server';
 
@@ -44,21 +43,29 @@ async function readSessionToken(request: RequestLike): Promise<string | null> {
 
 /** Starts a server-side session; returns the Set-Cookie header that carries its token. */
 export async function createSession(userId: string): Promise<string> {
+  const { sessions } = tables;
   const token = newSecretToken();
-  db()
+  await database()
     .insert(sessions)
-    .values({ id: hashToken(token), userId, expiresAt: new Date(Date.now() + SESSION_TTL_MS) })
-    .run();
+    .values({ id: hashToken(token), userId, expiresAt: new Date(Date.now() + SESSION_TTL_MS) });
   return sessionCookie().serialize(token);
 }
 
-const sessionUserStatement = preparedStatement((db) =>
+/**
+ * Every request's query, built and prepared once per database. `now` is a Date mapped by the
+ * column as a plain value would be (SQLite's milliseconds, PostgreSQL's timestamp): a bare
+ * placeholder would reach the driver unmapped.
+ */
+const sessionUserQuery = preparedQuery((db, { sessions, users }) =>
   db
     .select({ user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
-      and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql.placeholder('now'))),
+      and(
+        eq(sessions.id, sql.placeholder('id')),
+        gt(sessions.expiresAt, sql`${sql.param(sql.placeholder('now'), sessions.expiresAt)}`),
+      ),
     )
     .prepare(),
 );
@@ -86,18 +93,19 @@ export function getSessionUser(
 async function readSessionUser(request: RequestLike): Promise<User | null> {
   const token = await readSessionToken(request);
   if (!token) return null;
-  const row = sessionUserStatement().get({ id: hashToken(token), now: Date.now() });
+  const [row] = await sessionUserQuery().execute({ id: hashToken(token), now: new Date() });
   return row?.user ?? null;
 }
 
 /** Ends this request's session on the server; returns the header that clears the cookie. */
 export async function destroySession(request: Request): Promise<string> {
   const token = await readSessionToken(request);
-  if (token)
-    db()
+  if (token) {
+    const { sessions } = tables;
+    await database()
       .delete(sessions)
-      .where(eq(sessions.id, hashToken(token)))
-      .run();
+      .where(eq(sessions.id, hashToken(token)));
+  }
   return sessionCookie().serialize('', { maxAge: 0 });
 }
 
@@ -153,7 +161,7 @@ export async function requireApiUser(
 ): Promise<User> {
   const token = apiBearerToken(request);
   if (token !== undefined) {
-    const user = token ? userOfApiToken(token) : null;
+    const user = token ? await userOfApiToken(token) : null;
     if (!user)
       throw Response.json(
         { success: false, message: INVALID_TOKEN_MESSAGE },

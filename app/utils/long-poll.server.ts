@@ -15,13 +15,14 @@ const waiting = new Map<string, number>();
 
 export async function readWhenChanged<T extends { version: string }>(
   request: Request,
-  read: () => T | undefined,
+  /** Reads the state (from the database: usually async). */
+  read: () => Promise<T | undefined> | T | undefined,
   on: { key: ChangeKey; memberId: string },
 ): Promise<T | undefined> {
   const url = new URL(request.url);
   const known = url.searchParams.get('known');
   const wait = Math.min(Math.max(Number(url.searchParams.get('wait')) || 0, 0), MAX_WAIT_MS);
-  const first = read();
+  const first = await read();
   const held = waiting.get(on.memberId) ?? 0;
   if (!first || first.version !== known || wait === 0 || held >= MAX_WAITS_PER_MEMBER) return first;
   waiting.set(on.memberId, held + 1);
@@ -29,9 +30,9 @@ export async function readWhenChanged<T extends { version: string }>(
     const deadline = Date.now() + wait;
     for (;;) {
       const left = deadline - Date.now();
-      if (left <= 0 || request.signal.aborted) return read();
+      if (left <= 0 || request.signal.aborted) return await read();
       await nextChange(on.key, Math.min(left, SAFETY_CHECK_MS), request.signal);
-      const value = read();
+      const value = await read();
       if (!value || value.version !== known) return value;
     }
   } finally {

@@ -1,5 +1,5 @@
 import { data } from '@remix-run/node';
-import { isDatabaseBusy } from './db.server';
+import { isDatabaseBusy } from './database.server';
 import { log } from './logger.server';
 import type { Failure } from '~/domain/result';
 

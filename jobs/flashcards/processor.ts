@@ -20,7 +20,7 @@ import { log } from '~/utils/logger.server';
  */
 export async function processFlashcards(job: Job, token?: string) {
   const { lessonId, courseId } = flashcardsQueue.payload.parse(job.data);
-  const context = getDeckJobContext(lessonId);
+  const context = await getDeckJobContext(lessonId);
   if (!context)
     throw new UnrecoverableError(`Lesson ${lessonId} of course ${courseId} was deleted`);
   const { deck, lesson, course } = context;
@@ -28,7 +28,7 @@ export async function processFlashcards(job: Job, token?: string) {
   // Deck rows are written with the lesson's text, which is never taken away again.
   if (!lesson.theory) throw new UnrecoverableError(`Lesson ${lessonId} has no text to ask about`);
 
-  markDeckRunning(lessonId, job.attemptsMade);
+  await markDeckRunning(lessonId, job.attemptsMade);
   try {
     const cards = await generateFlashcards({
       mainTopic: course.mainTopic,
@@ -36,7 +36,7 @@ export async function processFlashcards(job: Job, token?: string) {
       lessonHtml: lesson.theory,
       language: course.language,
     });
-    if (storeDeck({ lessonId, courseId, userId: course.userId }, cards))
+    if (await storeDeck({ lessonId, courseId, userId: course.userId }, cards))
       log.info('flashcards.stored', { jobId: job.id, lessonId, courseId, cards: cards.length });
     await reportProgress(job, 100);
     return { lessonId };
@@ -45,7 +45,7 @@ export async function processFlashcards(job: Job, token?: string) {
       markDeckWaiting(lessonId, job.attemptsMade),
     );
     const failures = job.attemptsMade + 1;
-    recordDeckFailure(lessonId, failures, errorMessage(error));
+    await recordDeckFailure(lessonId, failures, errorMessage(error));
     log.warn('flashcards.try_failed', {
       jobId: job.id,
       lessonId,

@@ -19,10 +19,10 @@ import { errorMessage, reportProgress } from '~/queues/retry.server';
  */
 export async function processLessonRegeneration(job: Job) {
   const { lessonId, courseId, token } = lessonRegenerationQueue.payload.parse(job.data);
-  const context = getLessonJobContext(lessonId);
+  const context = await getLessonJobContext(lessonId);
   if (!context)
     throw new UnrecoverableError(`Lesson ${lessonId} of course ${courseId} was deleted`);
-  const running = getRunningRegeneration(lessonId, token);
+  const running = await getRunningRegeneration(lessonId, token);
   if (!running) return { lessonId, skipped: true };
 
   const changed = () => publishChange(`course:${courseId}`);
@@ -34,19 +34,21 @@ export async function processLessonRegeneration(job: Job) {
       language: context.course.language,
       instruction: running.regeneration.instruction,
       // Written from the same passages of the member's material as the first version.
-      passages: lessonPassages(courseId, {
-        title: context.lesson.title,
-        topicTitle: context.topicTitle,
-      }).passages,
+      passages: (
+        await lessonPassages(courseId, {
+          title: context.lesson.title,
+          topicTitle: context.topicTitle,
+        })
+      ).passages,
     });
-    if (storeRegeneratedLesson(lessonId, token, text.html))
+    if (await storeRegeneratedLesson(lessonId, token, text.html))
       log.info('lesson.regenerated', { jobId: job.id, lessonId, courseId });
     changed();
     await reportProgress(job, 100);
     return { lessonId };
   } catch (error) {
     const failures = job.attemptsMade + 1;
-    recordRegenerationFailure(lessonId, token, failures, errorMessage(error));
+    await recordRegenerationFailure(lessonId, token, failures, errorMessage(error));
     changed();
     log.warn('lesson.regenerate_failed', {
       jobId: job.id,

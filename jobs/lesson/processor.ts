@@ -77,7 +77,7 @@ async function produceLesson(
 ): Promise<Produced> {
   // The member's own material, when the course has some (ADR 0032): the lesson is written from
   // the passages relevant to it, and lists them as its sources.
-  const { passages, sources } = lessonPassages(context.course.id, {
+  const { passages, sources } = await lessonPassages(context.course.id, {
     title: context.lesson.title,
     topicTitle: context.topicTitle,
   });
@@ -113,10 +113,13 @@ async function produceLesson(
   return { text, sources, found, mediaError };
 }
 
-function keepPhoto(context: LessonJobContext, found: FoundMedia | undefined) {
+async function keepPhoto(context: LessonJobContext, found: FoundMedia | undefined) {
   const photo = found?.photo;
   if (photo)
-    setCoursePhoto(context.course.id, { url: photo.url, credit: serializeCredit(photo.credit) });
+    await setCoursePhoto(context.course.id, {
+      url: photo.url,
+      credit: serializeCredit(photo.credit),
+    });
 }
 
 /**
@@ -138,7 +141,7 @@ async function writeFlashcardsNext(lessonId: number, courseId: string) {
  */
 export async function processLesson(job: Job, token?: string) {
   const { lessonId, courseId } = lessonQueue.payload.parse(job.data);
-  const context = getLessonJobContext(lessonId);
+  const context = await getLessonJobContext(lessonId);
   if (!context)
     throw new UnrecoverableError(`Lesson ${lessonId} of course ${courseId} was deleted`);
   const { lesson } = context;
@@ -146,7 +149,7 @@ export async function processLesson(job: Job, token?: string) {
 
   // Pages waiting on this course's status are woken by each write.
   const changed = () => publishChange(`course:${courseId}`);
-  markLessonRunning(lessonId, job.attemptsMade);
+  await markLessonRunning(lessonId, job.attemptsMade);
   changed();
   await reportProgress(job, 10);
   // The text as the model writes it, for members watching (ADR 17); this try's draft replaces any
@@ -156,7 +159,7 @@ export async function processLesson(job: Job, token?: string) {
     if (!lesson.theory) {
       draft = startDraft(`lesson:${lessonId}`);
       const produced = await produceLesson(context, draft.append);
-      const stored = storeLessonContent(lessonId, {
+      const stored = await storeLessonContent(lessonId, {
         theory: produced.text.html,
         sources: produced.sources,
         media: produced.found?.media ?? {},
@@ -165,32 +168,32 @@ export async function processLesson(job: Job, token?: string) {
       if (stored) {
         log.info('lesson.stored', { jobId: job.id, lessonId, courseId, pid: process.pid });
         await writeFlashcardsNext(lessonId, courseId);
-      } else if (produced.found && getLesson(lessonId)?.mediaState !== 'done')
+      } else if (produced.found && (await getLesson(lessonId))?.mediaState !== 'done')
         // The theory came from elsewhere meanwhile (e.g. /api/update): still finish
         // the media, filling only what that writer left empty.
-        storeLessonMedia(lessonId, produced.found.media);
-      keepPhoto(context, produced.found);
+        await storeLessonMedia(lessonId, produced.found.media);
+      await keepPhoto(context, produced.found);
       changed();
       await draft.finish();
       await reportProgress(job, 80);
-      if (produced.mediaError && getLesson(lessonId)?.mediaState !== 'done')
+      if (produced.mediaError && (await getLesson(lessonId))?.mediaState !== 'done')
         throw produced.mediaError;
     } else {
       const found = await findMedia(context);
-      storeLessonMedia(lessonId, found.media);
-      keepPhoto(context, found);
+      await storeLessonMedia(lessonId, found.media);
+      await keepPhoto(context, found);
       changed();
     }
     await reportProgress(job, 100);
     return { lessonId };
   } catch (error) {
     await draft?.finish();
-    await waitOutRateLimit(job, token, error, describeAiFailure(error), () => {
-      markLessonWaiting(lessonId, job.attemptsMade);
+    await waitOutRateLimit(job, token, error, describeAiFailure(error), async () => {
+      await markLessonWaiting(lessonId, job.attemptsMade);
       changed();
     });
     const failures = job.attemptsMade + 1;
-    recordLessonFailure(lessonId, failures, errorMessage(error));
+    await recordLessonFailure(lessonId, failures, errorMessage(error));
     changed();
     log.warn('lesson.try_failed', {
       jobId: job.id,

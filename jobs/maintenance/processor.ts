@@ -7,10 +7,10 @@ export async function processMaintenance(job: Job) {
   const payload = maintenanceQueue.payload.parse(job.data);
   switch (payload.task) {
     case 'purge-expired': {
-      return purgeExpired(new Date());
+      return await purgeExpired(new Date());
     }
     case 'end-paid-periods': {
-      return { members: endPaidPeriods() };
+      return { members: await endPaidPeriods() };
     }
     case 'reconcile-billing': {
       return { corrections: await reconcileSubscriptions(new Date(), payload.periodMinutes) };

@@ -30,7 +30,7 @@ import { outlineQueue } from '~/queues/outline.server';
  */
 export async function processOutline(job: Job, token?: string) {
   const { outlineId, round = 0 } = outlineQueue.payload.parse(job.data);
-  const outline = getOutline(outlineId);
+  const outline = await getOutline(outlineId);
   if (!outline) throw new UnrecoverableError(`Outline ${outlineId} was deleted`);
   if (outline.state === 'cancelled') return { outlineId, cancelled: true };
   const rewriting = outline.rewriteInstruction !== null;
@@ -41,24 +41,24 @@ export async function processOutline(job: Job, token?: string) {
 
   // Pages waiting on this outline's status are woken by each write.
   const changed = () => publishChange(`outline:${outlineId}`);
-  markOutlineRunning(outlineId, job.attemptsMade);
+  await markOutlineRunning(outlineId, job.attemptsMade);
   changed();
   await reportProgress(job, 10);
   try {
-    const topics = await generateOutline(outlineRequest(outline, round));
-    if (round > 0) storeRewrittenOutline(outlineId, round, topics);
-    else storeOutlineResult(outlineId, topics);
+    const topics = await generateOutline(await outlineRequest(outline, round));
+    if (round > 0) await storeRewrittenOutline(outlineId, round, topics);
+    else await storeOutlineResult(outlineId, topics);
     changed();
     await reportProgress(job, 100);
     return { outlineId, round, topics: topics.length };
   } catch (error) {
     const failure = describeAiFailure(error);
-    await waitOutRateLimit(job, token, error, failure, () => {
-      markOutlineWaiting(outlineId, job.attemptsMade);
+    await waitOutRateLimit(job, token, error, failure, async () => {
+      await markOutlineWaiting(outlineId, job.attemptsMade);
       changed();
     });
     const failures = job.attemptsMade + 1;
-    recordOutlineFailure(outlineId, failures, errorMessage(error), failure.kind);
+    await recordOutlineFailure(outlineId, failures, errorMessage(error), failure.kind);
     changed();
     log.warn('outline.try_failed', {
       jobId: job.id,
@@ -71,17 +71,17 @@ export async function processOutline(job: Job, token?: string) {
 }
 
 /** What the AI is asked: the member's request, their material's digest, and a rewrite's instruction. */
-function outlineRequest(
-  outline: NonNullable<ReturnType<typeof getOutline>>,
+async function outlineRequest(
+  outline: NonNullable<Awaited<ReturnType<typeof getOutline>>>,
   round: number,
-): OutlineRequest {
-  const material = materialOfOutline(outline.id);
+): Promise<OutlineRequest> {
+  const material = await materialOfOutline(outline.id);
   const digest = material ? materialDigest(material.sections) : undefined;
   const rewrite =
     round > 0 && outline.result && outline.rewriteInstruction
       ? { instruction: outline.rewriteInstruction, current: outline.result }
       : undefined;
-  const owner = rewrite ? getUserById(outline.userId) : undefined;
+  const owner = rewrite ? await getUserById(outline.userId) : undefined;
   return {
     mainTopic: outline.mainTopic,
     subtopics: outline.subtopics,

@@ -21,13 +21,13 @@ import { quizQueue } from '~/queues/quiz.server';
  */
 export async function processQuiz(job: Job, token?: string) {
   const { quizId, courseId } = quizQueue.payload.parse(job.data);
-  const context = getQuizJobContext(quizId);
+  const context = await getQuizJobContext(quizId);
   if (!context) throw new UnrecoverableError(`Quiz ${quizId} of course ${courseId} was deleted`);
   const { quiz, course, lessonTitles } = context;
   if (quiz.questions) return { quizId, skipped: true };
 
   const changed = () => publishChange(`course:${courseId}`);
-  markQuizRunning(quizId, job.attemptsMade);
+  await markQuizRunning(quizId, job.attemptsMade);
   try {
     const questions = await generateQuiz({
       mainTopic: course.mainTopic,
@@ -36,18 +36,18 @@ export async function processQuiz(job: Job, token?: string) {
       questionCount: quiz.questionCount,
       language: course.language,
     });
-    if (storeQuizQuestions(quizId, questions))
+    if (await storeQuizQuestions(quizId, questions))
       log.info('quiz.stored', { jobId: job.id, quizId, courseId });
     changed();
     await reportProgress(job, 100);
     return { quizId };
   } catch (error) {
-    await waitOutRateLimit(job, token, error, describeAiFailure(error), () => {
-      markQuizWaiting(quizId, job.attemptsMade);
+    await waitOutRateLimit(job, token, error, describeAiFailure(error), async () => {
+      await markQuizWaiting(quizId, job.attemptsMade);
       changed();
     });
     const failures = job.attemptsMade + 1;
-    recordQuizFailure(quizId, failures, errorMessage(error));
+    await recordQuizFailure(quizId, failures, errorMessage(error));
     log.warn('quiz.try_failed', { jobId: job.id, quizId, failures, error: errorMessage(error) });
     throw error;
   }

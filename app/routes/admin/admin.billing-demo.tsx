@@ -27,7 +27,7 @@ function requireDemo() {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   requireDemo();
-  return { subscriptions: listRecentSubscriptions() };
+  return { subscriptions: await listRecentSubscriptions() };
 }
 
 const simulationSchema = z.object({

@@ -10,7 +10,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   return {
     delivery: emailDelivery(),
-    messages: listOutbox().map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })),
+    messages: (await listOutbox()).map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })),
   };
 }
 

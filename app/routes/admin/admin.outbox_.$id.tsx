@@ -8,7 +8,7 @@ export const meta: MetaFunction = () => [{ title: 'Email | CourseGen' }];
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const id = Number(params.id);
-  const email = Number.isInteger(id) ? getOutboxEmailFor(id, admin.email) : undefined;
+  const email = Number.isInteger(id) ? await getOutboxEmailFor(id, admin.email) : undefined;
   if (!email) throw new Response('Not Found', { status: 404 });
   return {
     id: email.id,

@@ -9,7 +9,7 @@ export const meta: MetaFunction = () => [{ title: 'Admins | Admin Panel' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const me = await requireAdmin(request);
-  return { me: me.id, admins: listAdmins() };
+  return { me: me.id, admins: await listAdmins() };
 }
 
 export const action = ({ request }: ActionFunctionArgs) => adminRoleAction(request);

@@ -10,7 +10,7 @@ export const meta: MetaFunction = () => [{ title: 'Contacts | Admin Panel' }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const paging = pageRequest(new URL(request.url), ['created', 'email'], 'created');
-  return { ...listContacts(paging), q: paging.q, sort: paging.sort, dir: paging.dir };
+  return { ...(await listContacts(paging)), q: paging.q, sort: paging.sort, dir: paging.dir };
 }
 
 export default function Contacts() {

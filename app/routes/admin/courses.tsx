@@ -11,7 +11,7 @@ export const meta: MetaFunction = () => [{ title: 'Courses | Admin Panel' }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const paging = pageRequest(new URL(request.url), ['title', 'type', 'created'], 'created');
-  return { ...listCourses(paging), q: paging.q, sort: paging.sort, dir: paging.dir };
+  return { ...(await listCourses(paging)), q: paging.q, sort: paging.sort, dir: paging.dir };
 }
 
 export default function Courses() {

@@ -9,7 +9,7 @@ export const meta: MetaFunction = () => [{ title: 'Admin Panel | CourseGen' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const figures = dashboardFigures();
+  const [figures, audit] = await Promise.all([dashboardFigures(), listAudit(15)]);
   const { APP_URL, appUrlConfigured } = env();
   return {
     ...figures,
@@ -17,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     unsetAppUrl: appUrlConfigured ? null : APP_URL,
     recurringRevenue: figures.recurringCents / 100,
     totalRevenue: figures.totalCents / 100,
-    audit: listAudit(15).map((entry) => ({
+    audit: audit.map((entry) => ({
       id: entry.id,
       when: entry.createdAt.toISOString().replace('T', ' ').slice(0, 16),
       who: entry.actorEmail,

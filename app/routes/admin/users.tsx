@@ -16,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const paidOnly = url.pathname === '/paid';
   const paging = pageRequest(url, ['email', 'name', 'type', 'created'], 'created');
-  const page = listUsers(paging, { paidOnly });
+  const page = await listUsers(paging, { paidOnly });
   return { paidOnly, ...page, q: paging.q, sort: paging.sort, dir: paging.dir };
 }
 

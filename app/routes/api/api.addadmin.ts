@@ -14,7 +14,7 @@ export async function action({ request }: ActionFunctionArgs) {
       {
         name: 'addadmin',
         schema: API.addadmin.body,
-        run: async ({ email }) => addAdmin(actor, email),
+        run: ({ email }) => addAdmin(actor, email),
       },
       ({ message }) => apiJson(API.addadmin, 200, { success: true, message }),
     );

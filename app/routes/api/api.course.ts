@@ -19,14 +19,14 @@ const notFound = () => Response.json({ success: false, message: 'Not Found' }, {
 export async function loader({ request }: LoaderFunctionArgs) {
   return guardApi('course.loader', async () => {
     const user = await requireApiUser(request);
-    const course = getCourseForUser(
+    const course = await getCourseForUser(
       new URL(request.url).searchParams.get('courseId') ?? '',
       user.id,
     );
     if (!course) return notFound();
     return apiJson(API.course, 200, {
       success: true,
-      course: courseRecord(course, courseContent(course)),
+      course: await courseRecord(course, await courseContent(course)),
     });
   });
 }

@@ -9,9 +9,12 @@ import { API, apiJson } from '../api-contract.server';
 export async function action({ request }: ActionFunctionArgs) {
   return guardApi('dashboard', async () => {
     await requireApiAdmin(request);
-    const figures = dashboardFigures();
-    const policies = getPolicies();
-    const main = listAdmins().find((admin) => admin.role === 'main_admin');
+    const [figures, policies, admins] = await Promise.all([
+      dashboardFigures(),
+      getPolicies(),
+      listAdmins(),
+    ]);
+    const main = admins.find((admin) => admin.role === 'main_admin');
     return apiJson(API.dashboard, 200, {
       users: figures.users,
       courses: figures.courses,

@@ -10,11 +10,11 @@ import { API, apiJson } from '../api-contract.server';
 export async function loader({ request }: LoaderFunctionArgs) {
   return guardApi('getadmins', async () => {
     await requireApiAdmin(request);
-    const users = listUsers(
+    const users = await listUsers(
       pageRequest(new URL(request.url), ['email', 'name', 'created'], 'created'),
     );
     return apiJson(API.getadmins, 200, {
-      admins: listAdmins().map((admin) => ({
+      admins: (await listAdmins()).map((admin) => ({
         _id: admin.id,
         email: admin.email,
         mName: admin.name,

@@ -20,9 +20,9 @@ const notFound = () => Response.json({ success: false, message: 'Not Found' }, {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return guardApi('outline.loader', async () => {
     const user = await requireApiUser(request);
-    const outline = getOutlineForUser(params.outlineId ?? '', user.id);
+    const outline = await getOutlineForUser(params.outlineId ?? '', user.id);
     if (!outline) return notFound();
-    return apiJson(API.outline, 200, { success: true, outline: outlineStatus(outline) });
+    return apiJson(API.outline, 200, { success: true, outline: await outlineStatus(outline) });
   });
 }
 
@@ -31,10 +31,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (request.method !== 'POST') return new Response(null, { status: 405 });
     const user = await requireApiUser(request);
     const outlineId = params.outlineId ?? '';
-    if (!getOutlineForUser(outlineId, user.id)) return notFound();
+    if (!(await getOutlineForUser(outlineId, user.id))) return notFound();
     const body = await requireValidBody(request, API.editOutline.body);
     if (body.topics) {
-      const saved = saveOutlineOf(user, outlineId, body.topics);
+      const saved = await saveOutlineOf(user, outlineId, body.topics);
       if (!saved.ok) return failureJson(saved);
     }
     if (body.instruction) {
@@ -47,7 +47,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!started.ok) return failureJson(started);
       courseId = started.value;
     }
-    const outline = outlineStatus(getOutlineForUser(outlineId, user.id)!);
+    const outline = await outlineStatus((await getOutlineForUser(outlineId, user.id))!);
     return apiJson(API.editOutline, 200, {
       success: true,
       outline,

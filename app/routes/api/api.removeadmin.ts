@@ -14,7 +14,7 @@ export async function action({ request }: ActionFunctionArgs) {
       {
         name: 'removeadmin',
         schema: API.removeadmin.body,
-        run: async ({ email }) => removeAdmin(actor, email),
+        run: ({ email }) => removeAdmin(actor, email),
       },
       ({ message }) => apiJson(API.removeadmin, 200, { success: true, message }),
     );

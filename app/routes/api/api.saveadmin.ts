@@ -14,7 +14,7 @@ export async function action({ request }: ActionFunctionArgs) {
       {
         name: 'saveadmin',
         schema: API.saveadmin.body,
-        run: async ({ data, type }) => savePolicyText(actor, type, data),
+        run: ({ data, type }) => savePolicyText(actor, type, data),
       },
       ({ message }) => apiJson(API.saveadmin, 200, { success: true, message }),
     );

@@ -16,7 +16,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return guardApi('update', async () => {
     const user = await requireApiUser(request);
     const body = await requireValidBody(request, API.update.body);
-    const course = getCourseForUser(body.courseId, user.id);
+    const course = await getCourseForUser(body.courseId, user.id);
     if (!course) return Response.json({ success: false, message: 'Not Found' }, { status: 404 });
     const refused = await contentWriteRefusal(user.id);
     if (refused) return failureJson(refused);

@@ -20,7 +20,7 @@ export const meta: MetaFunction = () => [{ title: 'Reset Password | CourseGen' }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAnonymous(request);
-  const usable = isResetTokenUsable(params.token ?? '');
+  const usable = await isResetTokenUsable(params.token ?? '');
   return { usable, message: usable ? null : MESSAGES.badResetToken };
 }
 

@@ -21,7 +21,7 @@ export const meta: MetaFunction = () => [{ title: 'Confirm Email | CourseGen' }]
  * POST, so a mail scanner or a prefetch that opens links changes nothing.
  */
 export async function loader({ params }: LoaderFunctionArgs) {
-  const newEmail = emailChangeFor(params.token ?? '') ?? null;
+  const newEmail = (await emailChangeFor(params.token ?? '')) ?? null;
   return { newEmail, message: newEmail ? null : MESSAGES.badEmailChangeToken };
 }
 

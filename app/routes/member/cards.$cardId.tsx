@@ -32,7 +32,7 @@ const backTo = (value: unknown, courseId: string) =>
 /** One of the member's cards, to correct its text or suspend it; anyone else's is a 404. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const card = cardForMember(user, Number(params.cardId));
+  const card = await cardForMember(user, Number(params.cardId));
   if (!card.ok) throw new Response(card.message, { status: card.status });
   return {
     card: card.value,
@@ -55,7 +55,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   };
   const change = typeof body.intent === 'string' ? intents[body.intent] : undefined;
   // An unknown intent is still a 404 for a card that is not the member's.
-  const result = change ? change() : cardForMember(user, cardId);
+  const result = change ? await change() : await cardForMember(user, cardId);
   if (!result.ok) {
     if (result.status === 404) throw new Response('Not Found', { status: 404 });
     return data({ message: result.message }, { status: result.status });

@@ -34,12 +34,12 @@ function notFound(): never {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const courseId = params.courseId ?? '';
-  const course = getCourseForUser(courseId, user.id);
+  const course = await getCourseForUser(courseId, user.id);
   if (!course) notFound();
-  const completion = getCompletion(courseId);
+  const completion = await getCompletion(courseId);
   if (!completion) {
     // At 100% the page finishes the course (its own POST); before that, back to studying.
-    if (courseProgress(courseId).percent < 100) throw redirect(`/course/${courseId}`);
+    if ((await courseProgress(courseId)).percent < 100) throw redirect(`/course/${courseId}`);
     return { state: 'ready' as const, courseId, courseTitle: course.mainTopic };
   }
   const image = `${certificatePath(courseId)}/certificate.png`;

@@ -12,7 +12,9 @@ import { requireUser } from '~/utils/auth.server';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const courseId = params.courseId ?? '';
-  const completion = getCourseForUser(courseId, user.id) ? getCompletion(courseId) : undefined;
+  const completion = (await getCourseForUser(courseId, user.id))
+    ? await getCompletion(courseId)
+    : undefined;
   if (!completion) throw new Response('Not Found', { status: 404 });
   const png = await certificatePng(toCertificateData(completion));
   const download = new URL(request.url).searchParams.has('download');

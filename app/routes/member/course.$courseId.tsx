@@ -64,8 +64,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.course.mainTopic} | CourseGen` : 'Course | CourseGen' },
 ];
 
-function ownCourse(user: { id: string }, courseId: string | undefined) {
-  const course = getCourseForUser(courseId ?? '', user.id);
+async function ownCourse(user: { id: string }, courseId: string | undefined) {
+  const course = await getCourseForUser(courseId ?? '', user.id);
   if (!course) throw new Response('Not Found', { status: 404 });
   return course;
 }
@@ -77,19 +77,19 @@ function ownCourse(user: { id: string }, courseId: string | undefined) {
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const course = ownCourse(user, params.courseId);
-  const topics = courseOutline(course.id);
+  const course = await ownCourse(user, params.courseId);
+  const topics = await courseOutline(course.id);
   const all = topics.flatMap((topic) => topic.lessons);
   const requested = Number(new URL(request.url).searchParams.get('lesson'));
   const selected = all.find((lesson) => lesson.id === requested) ?? all[0];
   if (!selected) throw new Response('Not Found', { status: 404 });
 
-  const lesson = getLessonOfCourse(selected.id, course.id)!;
+  const lesson = (await getLessonOfCourse(selected.id, course.id))!;
   // One read of the lessons: the outline, the status and the quizzes' state all come from it.
   const status = withJobService(statusOfLessons(course.id, all));
   const clock = reviewClock(request);
-  const cards = topicCardsOf(user, course.id, clock);
-  const quizzes = courseQuizzes(course.id, user.id, {
+  const cards = await topicCardsOf(user, course.id, clock);
+  const quizzes = await courseQuizzes(course.id, user.id, {
     total: all.length,
     done: all.filter((item) => item.done).length,
   });
@@ -98,7 +98,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       id: course.id,
       mainTopic: course.mainTopic,
       type: course.type,
-      completed: Boolean(getCompletion(course.id)),
+      completed: Boolean(await getCompletion(course.id)),
       language: course.language,
     },
     topics,
@@ -119,7 +119,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       sources: lesson.sources?.length
         ? {
             text: describeSources(lesson.sources),
-            documentId: documentIdOfCourse(course.id),
+            documentId: await documentIdOfCourse(course.id),
             firstSection: lesson.sources[0]!.section + 1,
           }
         : null,
@@ -128,10 +128,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     flashcards: cards ? Object.fromEntries(cards) : null,
     timeZone: clock.timeZone,
     // The member's own notes on this lesson, and where a re-write of it stands.
-    note: readLessonNote(user.id, lesson.id).body,
-    regeneration: regenerationStatus(lesson.id),
+    note: (await readLessonNote(user.id, lesson.id)).body,
+    regeneration: await regenerationStatus(lesson.id),
     status,
-    share: shareStateOf(
+    share: await shareStateOf(
       course.id,
       all.every((item) => item.state === 'done'),
     ),
@@ -158,14 +158,14 @@ const openedSchema = z.object({
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const course = ownCourse(user, params.courseId);
+  const course = await ownCourse(user, params.courseId);
   const parsed = parseWith(openedSchema, await readBody(request));
   if (!parsed.ok) return data({ ok: false }, { status: 400 });
   const { lessonId, intent } = parsed.value;
-  const lessons = courseOutline(course.id).flatMap((topic) => topic.lessons);
+  const lessons = (await courseOutline(course.id)).flatMap((topic) => topic.lessons);
   const lesson = lessons.find((candidate) => candidate.id === lessonId);
   if (!lesson) throw new Response('Not Found', { status: 404 });
-  if (lesson.state === 'done') markLessonDone(lesson.id);
+  if (lesson.state === 'done') await markLessonDone(lesson.id);
   await keepCourseGenerating(course.id, lessons, lesson.id);
   if (intent === 'open') return redirect(`/course/${course.id}?lesson=${lesson.id}`);
   return { ok: true };

@@ -20,11 +20,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 /** Every note the member wrote on this course, by topic, rendered from Markdown and sanitized. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const course = getCourseForUser(params.courseId ?? '', user.id);
+  const course = await getCourseForUser(params.courseId ?? '', user.id);
   if (!course) throw new Response('Not Found', { status: 404 });
   return {
     course: { id: course.id, mainTopic: course.mainTopic, language: course.language },
-    topics: courseNotesByTopic(user.id, course.id),
+    topics: await courseNotesByTopic(user.id, course.id),
   };
 }
 

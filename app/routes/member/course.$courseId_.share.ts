@@ -19,8 +19,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const courseId = params.courseId ?? '';
     const result =
       parsed.value.intent === 'share'
-        ? shareCourse(user, courseId)
-        : revokeCourseShare(user, courseId);
+        ? await shareCourse(user, courseId)
+        : await revokeCourseShare(user, courseId);
     if (!result.ok) return failureJson(result);
     if (request.headers.get('Accept')?.includes('text/html'))
       return redirect(`/course/${courseId}`, 303);

@@ -24,7 +24,7 @@ const KIND_LABELS = {
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const document = getDocumentForUser(params.documentId ?? '', user.id);
+  const document = await getDocumentForUser(params.documentId ?? '', user.id);
   if (!document) throw new Response('Not Found', { status: 404 });
   return {
     document: {

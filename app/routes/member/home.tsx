@@ -32,8 +32,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const query = new URL(request.url).searchParams;
   const paging = coursePageRequest(query, HOME_COURSE_PAGE);
   if (!paging.ok) throw new Response(paging.message, { status: paging.status });
-  const page = coursePage(user.id, paging.value);
-  const quizResults = quizSummariesOfUser(
+  const page = await coursePage(user.id, paging.value);
+  const quizResults = await quizSummariesOfUser(
     user.id,
     page.courses.map((course) => course.id),
   );
@@ -42,7 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // The member's flashcards due today, across every course (the first page only).
     cardsDue:
       paging.value.after === null && flashcardsIncluded(user.plan)
-        ? dueCountsOf(user, clock).today
+        ? (await dueCountsOf(user, clock)).today
         : null,
     timeZone: clock.timeZone,
     laterPage: paging.value.after !== null,

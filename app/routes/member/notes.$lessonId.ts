@@ -6,7 +6,7 @@ import { failureJson, guardApi } from '~/utils/responses.server';
 import { readBody } from '~/utils/validation.server';
 
 const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
-const noteJson = (note: ReturnType<typeof readLessonNote>) =>
+const noteJson = (note: Awaited<ReturnType<typeof readLessonNote>>) =>
   Response.json(
     { success: true, body: note.body, revision: note.revision, updatedAt: note.updatedAt },
     { headers: { 'Cache-Control': 'no-store' } },
@@ -15,9 +15,9 @@ const noteJson = (note: ReturnType<typeof readLessonNote>) =>
 /** GET: the member's note on this lesson (empty, revision 0, when none). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
-  const lesson = lessonOfMember(params.lessonId, user.id);
+  const lesson = await lessonOfMember(params.lessonId, user.id);
   if (!lesson) return notFound();
-  return noteJson(readLessonNote(user.id, lesson.id));
+  return noteJson(await readLessonNote(user.id, lesson.id));
 }
 
 /** POST { body }: replaces the note (the last write wins) and answers the stored revision. */
@@ -26,7 +26,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (request.method !== 'POST')
       return Response.json({ success: false, message: 'Method Not Allowed' }, { status: 405 });
     const user = await requireApiUser(request);
-    const lesson = lessonOfMember(params.lessonId, user.id);
+    const lesson = await lessonOfMember(params.lessonId, user.id);
     if (!lesson) return notFound();
     const saved = await writeLessonNote(user.id, lesson, (await readBody(request)).body);
     return saved.ok ? noteJson(saved.value) : failureJson(saved);

@@ -24,7 +24,7 @@ function subscriptionIdOf(request: Request) {
 /** Razorpay: the member pays on the provider's link (a new tab), then asks us to check. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const pending = pendingPayment(user, subscriptionIdOf(request));
+  const pending = await pendingPayment(user, subscriptionIdOf(request));
   if (!pending.ok) throw new Response('Not Found', { status: 404 });
   return pending.value;
 }

@@ -32,8 +32,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     name: user.name,
     email: user.email,
-    pendingEmail: pendingEmailChange(user.id) ?? null,
-    tokens: listApiTokens(user.id).map((token) => ({
+    pendingEmail: (await pendingEmailChange(user.id)) ?? null,
+    tokens: (await listApiTokens(user.id)).map((token) => ({
       id: token.id,
       name: token.name,
       createdAt: token.createdAt.toISOString(),
@@ -73,7 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       {
         name: 'api-token.revoke',
         schema: revokeTokenSchema,
-        run: async (input) => revokeApiToken(user, input),
+        run: (input) => revokeApiToken(user, input),
       },
       ({ message }) => formResult(200, message, true),
     );

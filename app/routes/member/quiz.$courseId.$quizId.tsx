@@ -34,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** Marks a submission and stores it as an attempt; 400 with the reason for bad answers. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const marked = submitQuiz(
+  const marked = await submitQuiz(
     user.id,
     params.courseId ?? '',
     Number(params.quizId),

@@ -11,7 +11,7 @@ const notFound = () => statusJson({ success: false, message: 'Not Found' }, 404)
 /** GET: the lesson's regeneration state; with `?known=&wait=` held until it changes (long-poll). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
-  const lesson = lessonOfMember(params.lessonId, user.id);
+  const lesson = await lessonOfMember(params.lessonId, user.id);
   if (!lesson) return notFound();
   const status = await readWhenChanged(request, () => regenerationStatus(lesson.id), {
     key: `course:${lesson.courseId}`,
@@ -26,7 +26,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (request.method !== 'POST')
       return Response.json({ success: false, message: 'Method Not Allowed' }, { status: 405 });
     const user = await requireApiUser(request);
-    const lesson = lessonOfMember(params.lessonId, user.id);
+    const lesson = await lessonOfMember(params.lessonId, user.id);
     if (!lesson) return notFound();
     const result = await changeLessonVersion(user, lesson, await readBody(request));
     return result.ok

@@ -44,7 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const body = await readBody(request);
-  const graded = gradeCard(user, Number(body.cardId), body, reviewClock(request, body));
+  const graded = await gradeCard(user, Number(body.cardId), body, reviewClock(request, body));
   if (!graded.ok) {
     if (graded.status === 404) throw new Response('Not Found', { status: 404 });
     return data({ success: false as const, message: graded.message }, { status: graded.status });

@@ -7,11 +7,15 @@ import { readWhenChanged, statusJson } from '~/utils/long-poll.server';
 /** GET: every lesson's generation state (queued, running, retrying + attempts, done) and progress. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
-  const course = getCourseForUser(params.courseId ?? '', user.id);
+  const course = await getCourseForUser(params.courseId ?? '', user.id);
   if (!course) return statusJson({ success: false, message: 'Not Found' }, 404);
-  const status = await readWhenChanged(request, () => withJobService(courseStatus(course.id)), {
-    key: `course:${course.id}`,
-    memberId: user.id,
-  });
+  const status = await readWhenChanged(
+    request,
+    async () => withJobService(await courseStatus(course.id)),
+    {
+      key: `course:${course.id}`,
+      memberId: user.id,
+    },
+  );
   return statusJson(status);
 }

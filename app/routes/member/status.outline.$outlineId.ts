@@ -10,9 +10,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const outlineId = params.outlineId ?? '';
   const status = await readWhenChanged(
     request,
-    () => {
-      const outline = getOutlineForUser(outlineId, user.id);
-      return outline ? withJobService(outlineStatus(outline)) : undefined;
+    async () => {
+      const outline = await getOutlineForUser(outlineId, user.id);
+      return outline ? withJobService(await outlineStatus(outline)) : undefined;
     },
     { key: `outline:${outlineId}`, memberId: user.id },
   );

@@ -44,10 +44,10 @@ export const meta: MetaFunction = () => [{ title: 'Topics | CourseGen' }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const outline = getOutlineForUser(params.outlineId ?? '', user.id);
+  const outline = await getOutlineForUser(params.outlineId ?? '', user.id);
   if (!outline) throw new Response('Not Found', { status: 404 });
   await ensureOutlineJob(outline);
-  return { status: withJobService(outlineStatus(outline)), plan: user.plan };
+  return { status: withJobService(await outlineStatus(outline)), plan: user.plan };
 }
 
 const outlineAction = z.discriminatedUnion('intent', [
@@ -83,7 +83,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const op = parseOutlineOp(body.op);
     if (!op || !shown) return data({ error: 'Unknown change' }, { status: 400 });
     const edited = op === 'save' ? shown : applyOutlineOp(shown, op);
-    const saved = saveOutlineOf(user, outlineId, edited);
+    const saved = await saveOutlineOf(user, outlineId, edited);
     return refusal(saved) ?? redirect(`/topics/${outlineId}`);
   }
   const parsed = parseWith(outlineAction, { intent: 'generate', ...body });
@@ -91,7 +91,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const input = parsed.value;
   if (input.intent === 'generate') {
     if (shown) {
-      const saved = saveOutlineOf(user, outlineId, shown);
+      const saved = await saveOutlineOf(user, outlineId, shown);
       // A course already made from this outline opens below, whatever was sent.
       if (!saved.ok && saved.status !== 409) return refusal(saved);
     }

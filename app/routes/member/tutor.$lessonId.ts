@@ -10,10 +10,10 @@ const notFound = () => Response.json({ success: false, message: 'Not Found' }, {
 /** GET: the member's conversation with the tutor of this lesson, oldest first. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
-  const lesson = lessonOfMember(params.lessonId, user.id);
+  const lesson = await lessonOfMember(params.lessonId, user.id);
   if (!lesson) return notFound();
   return Response.json(
-    { messages: tutorConversation(user.id, lesson.id) },
+    { messages: await tutorConversation(user.id, lesson.id) },
     { headers: { 'Cache-Control': 'no-store' } },
   );
 }
@@ -24,7 +24,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (request.method !== 'POST')
       return Response.json({ success: false, message: 'Method Not Allowed' }, { status: 405 });
     const user = await requireApiUser(request);
-    const lesson = lessonOfMember(params.lessonId, user.id);
+    const lesson = await lessonOfMember(params.lessonId, user.id);
     if (!lesson) return notFound();
     const body = await readBody(request);
     return askTutor(request, user, lesson, body.question);

@@ -21,21 +21,21 @@ export const meta: MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
-function pendingApproval(request: Request) {
+async function pendingApproval(request: Request) {
   if (!env().mocked.paypal) throw new Response('Not Found', { status: 404 });
   const token = new URL(request.url).searchParams.get('ba_token') ?? '';
-  const approval = mockPayPalApproval(token);
+  const approval = await mockPayPalApproval(token);
   if (!approval) throw new Response('Not Found', { status: 404 });
   return { token, approval };
 }
 
-export function loader({ request }: LoaderFunctionArgs) {
-  const { token, approval } = pendingApproval(request);
-  return { approval, cancelUrl: mockPayPalCancelUrl(token)! };
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { token, approval } = await pendingApproval(request);
+  return { approval, cancelUrl: (await mockPayPalCancelUrl(token))! };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { token } = pendingApproval(request);
+  const { token } = await pendingApproval(request);
   const to = await approveDemoPayPal(token);
   if (!to) throw new Response('Not Found', { status: 404 });
   return redirect(to);

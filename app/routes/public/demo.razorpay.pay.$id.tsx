@@ -17,15 +17,15 @@ export const meta: MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
-function subscriptionAt(id: string | undefined) {
+async function subscriptionAt(id: string | undefined) {
   if (!env().mocked.razorpay) throw new Response('Not Found', { status: 404 });
-  const subscription = getMockRazorpaySubscription(id ?? '');
+  const subscription = await getMockRazorpaySubscription(id ?? '');
   if (!subscription) throw new Response('Not Found', { status: 404 });
   return subscription;
 }
 
-export function loader({ params }: LoaderFunctionArgs) {
-  const subscription = subscriptionAt(params.id);
+export async function loader({ params }: LoaderFunctionArgs) {
+  const subscription = await subscriptionAt(params.id);
   const plan = DEMO_RAZORPAY_PLANS[subscription.plan_id];
   return {
     plan: plan?.name ?? subscription.plan_id,
@@ -36,7 +36,7 @@ export function loader({ params }: LoaderFunctionArgs) {
 }
 
 export async function action({ params }: ActionFunctionArgs) {
-  const subscription = subscriptionAt(params.id);
+  const subscription = await subscriptionAt(params.id);
   // Paid once the simulated Razorpay says so; its webhook follows, retried if it fails.
   if (subscription.status === 'created') await payDemoRazorpay(subscription.id);
   return { paid: true };

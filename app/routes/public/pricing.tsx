@@ -113,7 +113,7 @@ const FAQ: FaqItem[] = [
 /** A member who cancelled keeps the paid plan until the period ends: say until when. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
-  return { paidUntil: user ? paidUntilOf(user) : null };
+  return { paidUntil: user ? await paidUntilOf(user) : null };
 }
 
 export default function Pricing() {

@@ -58,7 +58,7 @@ const PRIVATE_CACHE = 'private, no-cache';
 /** Anyone with the link reads the course; a revoked or made-up link is not found. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const token = params.token ?? '';
-  const course = readSharedCourse(token);
+  const course = await readSharedCourse(token);
   if (!course) throw new Response('Not Found', { status: 404 });
   const cookie = request.headers.get('Cookie');
   const viewer = cookie ? await getSessionUser(request, context) : null;

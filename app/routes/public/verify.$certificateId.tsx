@@ -14,7 +14,7 @@ export const meta: MetaFunction = () => [
 
 /** Public: confirms a certificate's name, course and date, and nothing else about the member. */
 export async function loader({ params }: LoaderFunctionArgs) {
-  const certificate = getCertificateByPublicId(params.certificateId ?? '');
+  const certificate = await getCertificateByPublicId(params.certificateId ?? '');
   if (!certificate) throw new Response('Not Found', { status: 404 });
   return {
     certificateId: certificate.certificateId,

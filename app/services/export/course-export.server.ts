@@ -30,24 +30,25 @@ export interface ExportCourse {
 }
 
 /** The member's own course, ready to export; undefined for anyone else's (the route's 404). */
-export function exportableCourse(
+export async function exportableCourse(
   userId: string,
   courseId: string,
   options: { notes: boolean },
-): ExportCourse | undefined {
-  const course = getCourseForUser(courseId, userId);
+): Promise<ExportCourse | undefined> {
+  const course = await getCourseForUser(courseId, userId);
   if (!course) return undefined;
-  const rows = new Map(listLessonsOfCourse(course.id).map((lesson) => [lesson.id, lesson]));
+  const rows = new Map((await listLessonsOfCourse(course.id)).map((lesson) => [lesson.id, lesson]));
   const notes = new Map(
     options.notes
-      ? notesForCourse(userId, course.id).map((note) => [note.lessonId, note.body])
+      ? (await notesForCourse(userId, course.id)).map((note) => [note.lessonId, note.body])
       : [],
   );
+  const outline = await courseOutline(course.id);
   return {
     id: course.id,
     title: course.mainTopic,
     language: languageOf(course.language),
-    topics: courseOutline(course.id).map((topic) => ({
+    topics: outline.map((topic) => ({
       id: topic.id,
       title: topic.title,
       lessons: topic.lessons.map((summary) => {

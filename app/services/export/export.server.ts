@@ -34,7 +34,7 @@ export async function exportCourse(
   format: ExportFormat,
   options: { notes: boolean; origin: string },
 ): Promise<ExportFile | undefined> {
-  const course = exportableCourse(userId, courseId, { notes: options.notes });
+  const course = await exportableCourse(userId, courseId, { notes: options.notes });
   if (!course) return undefined;
   const filename = `${exportSlug(course.title)}.${format}`;
   if (format === 'md') {

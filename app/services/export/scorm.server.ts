@@ -21,11 +21,11 @@ export async function exportScormPackage(
   courseId: string,
   origin: string,
 ): Promise<Result<ExportFile>> {
-  const course = exportableCourse(user.id, courseId, { notes: false });
+  const course = await exportableCourse(user.id, courseId, { notes: false });
   if (!course) return fail('Not Found', 404);
   if (!canExportScorm(user.plan)) return fail(PAID_ONLY_MESSAGE, 403);
 
-  const quizzes = listQuizzesOfCourse(course.id);
+  const quizzes = await listQuizzesOfCourse(course.id);
   const written = course.topics.every((topic) => topic.lessons.every((lesson) => lesson.blocks));
   if (!written || quizzes.some((quiz) => !quiz.questions))
     return fail(SCORM_NOT_READY_MESSAGE, 409);

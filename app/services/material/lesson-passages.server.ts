@@ -7,11 +7,11 @@ import { passagesText, relevantSections, sourceOf } from './relevance.server';
  * relevance.server.ts, and the sources its page lists. A course without material, or a lesson
  * no section is relevant to, gets none and is written as before.
  */
-export function lessonPassages(
+export async function lessonPassages(
   courseId: string,
   lesson: { title: string; topicTitle: string },
-): { passages?: string; sources: LessonSource[] } {
-  const material = materialOfCourse(courseId);
+): Promise<{ passages?: string; sources: LessonSource[] }> {
+  const material = await materialOfCourse(courseId);
   if (!material) return { sources: [] };
   const chosen = relevantSections(material.sections, {
     lesson: lesson.title,

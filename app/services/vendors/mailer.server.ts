@@ -58,7 +58,7 @@ export async function deliverEmail(email: Email): Promise<'sent' | 'disabled'> {
   const from = env().EMAIL_FROM;
   const info = await (await transport()).sendMail({ from, ...email });
   if (delivery === 'outbox') {
-    keepInOutbox({
+    await keepInOutbox({
       to: email.to,
       from,
       subject: email.subject,
