@@ -1,8 +1,35 @@
 import { defineConfig } from 'vitest/config';
 import tsconfigPaths from 'vite-tsconfig-paths';
 
-// Three projects: unit tests beside their modules, integration tests against
-// the real Redis and a fresh SQLite file, and browser tests in headless Chromium.
+const POSTGRES_INTEGRATION_TESTS = [
+  'accounts',
+  'accounts-errors',
+  'api-errors',
+  'api-tokens',
+  'billing-demo-providers',
+  'billing-paypal',
+  'billing-reconcile',
+  'billing-return-address',
+  'billing-webhooks',
+  'contact',
+  'course-api',
+  'course-paging',
+  'course-pipeline',
+  'dashboard',
+  'durable-mail',
+  'email',
+  'export',
+  'fair-queues',
+  'languages',
+  'lesson-media',
+  'scorm-export',
+  'stream-tutor',
+  'worker',
+  'worker-crash',
+];
+
+// Four projects: unit tests beside their modules, integration tests against the real Redis and
+// a fresh SQLite file, the same again on PostgreSQL, and browser tests in headless Chromium.
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
@@ -29,6 +56,22 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           setupFiles: ['tests/support/integration-setup.ts'],
           // Tests start the compiled app and worker, as production runs them.
+          globalSetup: ['tests/support/built.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The in-process integration tests a second time, each file on a fresh PostgreSQL
+        // database (tests/support/integration-setup.ts): the same functions, the other database.
+        // Files that read the app's SQLite file directly, or start whole apps, are not listed.
+        extends: true,
+        test: {
+          name: 'integration-postgres',
+          include: POSTGRES_INTEGRATION_TESTS.map((name) => `tests/integration/${name}.test.ts`),
+          env: { COURSEGEN_TEST_DATABASE: 'postgres' },
+          setupFiles: ['tests/support/integration-setup.ts'],
           globalSetup: ['tests/support/built.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,

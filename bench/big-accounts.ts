@@ -35,11 +35,13 @@ const newId = () => randomBytes(12).toString('base64url');
 
 async function main() {
   ensureBuild((line) => console.log(line));
-  const { migrateDatabase } = await import('../db/connection');
-  const { db, closeDb } = await import('~/utils/db.server');
+  const { databaseFile, migrateDatabase, openDatabase } = await import('../db/connection');
+  const { closeDatabase } = await import('~/utils/database.server');
+  // Migrated and seeded on a connection of its own; the app reads through its data layer.
+  const seeding = openDatabase(databaseFile(dataDir));
   const { createSession } = await import('~/utils/auth.server');
-  migrateDatabase(db());
-  const sqlite = db().$client;
+  migrateDatabase(seeding);
+  const sqlite = seeding.$client;
 
   console.log(`Seeding ${MEMBERS} members and ${COURSES} courses...`);
   const started = performance.now();
@@ -142,7 +144,8 @@ async function main() {
       `  ${name.padEnd(34)} p50 ${percentile(sorted, 50).toFixed(2).padStart(7)} ms  p95 ${p95.toFixed(2).padStart(7)} ms${target !== null ? `  (target p95 ≤ ${target} ms)` : ''}${miss ? '  MISSED' : ''}`,
     );
   }
-  closeDb();
+  seeding.$client.close();
+  await closeDatabase();
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(missed > 0 ? 1 : 0);
 }

@@ -74,23 +74,25 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const { migrateDatabase } = await import('../db/connection');
-  const { db, closeDb } = await import('~/utils/db.server');
+  const { databaseFile, migrateDatabase, openDatabase } = await import('../db/connection');
+  const { closeDatabase } = await import('~/utils/database.server');
+  // Migrated and seeded on a connection of its own; the app reads through its data layer.
+  const seeding = openDatabase(databaseFile(dataDir));
   const { createUser } = await import('~/models/users.server');
   const { createCourseWithLessons } = await import('~/models/courses.server');
   const { exportCourse } = await import('~/services/export/export.server');
   const { exportableCourse } = await import('~/services/export/course-export.server');
   const { exportScormPackage } = await import('~/services/export/scorm.server');
-  migrateDatabase(db());
+  migrateDatabase(seeding);
 
   const user = await createUser({
     email: 'bench@export.test',
     name: 'Bench',
     password: 'a-long-password',
   });
-  const courses = Object.keys(WORDS).map((language) => ({
-    language,
-    id: createCourseWithLessons({
+  const courses: { language: string; id: string }[] = [];
+  for (const language of Object.keys(WORDS)) {
+    const created = await createCourseWithLessons({
       userId: user.id,
       mainTopic: `Graph algorithms (${language})`,
       type: 'text',
@@ -105,8 +107,9 @@ async function main() {
         quizQuestions: questions(5, language),
       })),
       examQuestions: questions(10, language),
-    }).course.id,
-  }));
+    });
+    courses.push({ language, id: created.course.id });
+  }
 
   const cases: [string, () => Promise<unknown>][] = [];
   for (const course of courses) {
@@ -176,7 +179,8 @@ async function main() {
   console.log(`  English PDF size: ${(size / 1024 / 1024).toFixed(1)} MB`);
   console.log(`  English SCORM zip size: ${(scormSize / 1024 / 1024).toFixed(1)} MB`);
   server.close();
-  closeDb();
+  seeding.$client.close();
+  await closeDatabase();
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exitCode = missed > 0 ? 1 : 0;
 }

@@ -31,12 +31,13 @@ describe('accounts in a browser', () => {
    */
   async function linkFromOutbox(email: string, subject: string): Promise<string> {
     for (let tries = 0; tries < 40; tries += 1) {
-      const mails = appDatabase(dataDir)
-        .select()
-        .from(outboxEmails)
-        .where(eq(outboxEmails.to, email.toLowerCase()))
-        .all()
-        .filter((mail) => mail.subject === subject);
+      // The app's own SQLite file, opened beside it (tests/support/members.ts).
+      const mails = (
+        await appDatabase(dataDir)
+          .select()
+          .from(outboxEmails)
+          .where(eq(outboxEmails.to, email.toLowerCase()))
+      ).filter((mail) => mail.subject === subject);
       const href = /https?:\/\/[^"\s]+\/(?:reset-password|verify-email)\/[A-Za-z0-9_-]+/.exec(
         mails.at(-1)?.html ?? '',
       )?.[0];

@@ -30,14 +30,15 @@ describe('the admin panel in a browser', () => {
     await page.getByRole('link', { name: 'Admin', exact: true }).click();
     await page.waitForURL('**/dashboard');
     await page.getByText('Admin Panel').first().waitFor();
+    // The app's own SQLite file, opened beside it (tests/support/members.ts).
     const db = appDatabase(dataDir);
-    const userCount = db.select({ n: count() }).from(users).get()!.n;
-    const courseCount = db.select({ n: count() }).from(courses).get()!.n;
+    const [userCount] = await db.select({ n: count() }).from(users);
+    const [courseCount] = await db.select({ n: count() }).from(courses);
     await expect(page.getByTestId('stat-Users').locator('.stat-value').innerText()).resolves.toBe(
-      String(userCount),
+      String(userCount!.n),
     );
     await expect(page.getByTestId('stat-Courses').locator('.stat-value').innerText()).resolves.toBe(
-      String(courseCount),
+      String(courseCount!.n),
     );
     await expect(
       page.getByTestId('donut-Users').getByRole('img').getAttribute('aria-label'),

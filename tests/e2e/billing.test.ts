@@ -19,14 +19,16 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
 
   const toast = (page: Page, text: string) =>
     page.locator('.Toastify').getByText(text).first().waitFor();
-  const planOf = (email: string) =>
-    appDatabase(dataDir)
-      .select({ plan: users.plan })
-      .from(users)
-      .where(eq(users.email, email))
-      .get()?.plan;
-  const mailTo = (email: string) =>
-    appDatabase(dataDir).select().from(outboxEmails).where(eq(outboxEmails.to, email)).all();
+  // The app's own SQLite file, opened beside it (tests/support/members.ts).
+  const planOf = async (email: string) =>
+    (
+      await appDatabase(dataDir)
+        .select({ plan: users.plan })
+        .from(users)
+        .where(eq(users.email, email))
+    )[0]?.plan;
+  const mailTo = async (email: string) =>
+    await appDatabase(dataDir).select().from(outboxEmails).where(eq(outboxEmails.to, email));
 
   async function fillPayment(page: Page, postalCode = '10115') {
     await page.getByLabel('First Name').fill('Ada');
@@ -75,7 +77,7 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
     await fillPayment(page, 'AB12');
     await page.getByRole('button', { name: 'PayPal' }).click();
     await toast(page, 'The postal code should contain only digits');
-    expect(planOf(member.email)).toBe('free');
+    expect(await planOf(member.email)).toBe('free');
 
     await page.getByLabel('Postal Code').fill('10115');
     await page.getByRole('button', { name: 'PayPal' }).click();
@@ -83,7 +85,7 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
     await expect(page.getByTestId('demo-plan').innerText()).resolves.toBe('Monthly Plan');
     await expect(page.getByTestId('demo-price').innerText()).resolves.toContain('$8.00');
     await expect(page.getByTestId('demo-buyer').innerText()).resolves.toContain('Ada Lovelace');
-    expect(planOf(member.email)).toBe('free');
+    expect(await planOf(member.email)).toBe('free');
     await page.getByRole('button', { name: 'Approve' }).click();
 
     await page.waitForURL(/\/success\?.*subscription_id=I-/);
@@ -95,16 +97,16 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
     await expect(page.getByTestId('summary-amount').innerText()).resolves.toBe('$8.00 USD');
     const subscriptionId = await page.getByTestId('summary-subscription-id').innerText();
     expect(subscriptionId).toMatch(/^I-/);
-    expect(planOf(member.email)).toBe('monthly');
+    expect(await planOf(member.email)).toBe('monthly');
 
     // The receipt: emailed once with its PDF, however often the page is reloaded. The
     // approval's webhook may have the worker send it, a moment after the page shows.
-    const receiptMails = () =>
-      mailTo(member.email).filter((mail) => mail.subject.includes('receipt'));
-    await expect.poll(() => receiptMails().length).toBe(1);
+    const receiptMails = async () =>
+      (await mailTo(member.email)).filter((mail) => mail.subject.includes('receipt'));
+    await expect.poll(async () => (await receiptMails()).length).toBe(1);
     await page.reload();
     await page.getByRole('heading', { name: 'Thank You' }).waitFor();
-    const receipts = receiptMails();
+    const receipts = await receiptMails();
     expect(receipts).toHaveLength(1);
     expect(receipts[0]!.attachments[0]).toMatchObject({ contentType: 'application/pdf' });
     const attached = Buffer.from(receipts[0]!.attachments[0]!.base64, 'base64');
@@ -149,7 +151,7 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
     await expect(page.getByTestId('successful-text').innerText()).resolves.toContain(
       'charged $88 from the next billing date',
     );
-    expect(planOf(member.email)).toBe('yearly');
+    expect(await planOf(member.email)).toBe('yearly');
 
     // Cancel: the member keeps the paid plan until the period ends.
     await page.goto('/subscription');
@@ -157,18 +159,18 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
     await toast(page, 'Subscription Cancelled');
     await page.waitForURL('**/pricing');
     await page.getByTestId('paid-until').waitFor();
-    expect(planOf(member.email)).toBe('yearly');
+    expect(await planOf(member.email)).toBe('yearly');
     await page.goto('/subscription');
     await expect(page.getByTestId('summary-paid-until').innerText()).resolves.not.toBe('—');
 
     // The paid period ends: the scheduled job drops the member to free.
     const db = appDatabase(dataDir);
-    db.update(subscriptions)
+    await db
+      .update(subscriptions)
       .set({ paidUntil: new Date(Date.now() - 1000) })
-      .where(eq(subscriptions.providerSubscriptionId, subscriptionId))
-      .run();
+      .where(eq(subscriptions.providerSubscriptionId, subscriptionId));
     await runPaidPeriodJob();
-    expect(planOf(member.email)).toBe('free');
+    expect(await planOf(member.email)).toBe('free');
     await page.goto('/subscription');
     await page.waitForURL('**/pricing');
     await page.context().close();
@@ -185,7 +187,7 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
     await page.waitForURL('**/failed?*');
     await page.getByRole('heading', { name: 'Payment Failed' }).waitFor();
     await page.getByText('Your payment failed. You can start the payment process again').waitFor();
-    expect(planOf(member.email)).toBe('free');
+    expect(await planOf(member.email)).toBe('free');
     await page.getByRole('link', { name: 'Start Again' }).click();
     await page.waitForURL('**/pricing');
     await page.context().close();
@@ -202,7 +204,7 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
 
     await page.getByRole('button', { name: 'Verify Payment' }).click();
     await toast(page, 'Payment is still pending');
-    expect(planOf(member.email)).toBe('free');
+    expect(await planOf(member.email)).toBe('free');
 
     const [payTab] = await Promise.all([
       page.context().waitForEvent('page'),
@@ -219,7 +221,7 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
     await page.getByRole('button', { name: 'Verify Payment' }).click();
     await page.waitForURL(/\/success\?method=razorpay&subscription_id=sub_/);
     await page.getByRole('heading', { name: 'Thank You' }).waitFor();
-    expect(planOf(member.email)).toBe('monthly');
+    expect(await planOf(member.email)).toBe('monthly');
 
     await page.goto('/subscription');
     await expect(page.getByTestId('summary-method').innerText()).resolves.toBe('Razorpay');
@@ -232,7 +234,7 @@ describe('paid plans through PayPal and Razorpay in a browser', () => {
     await toast(page, 'Subscription Cancelled');
     await page.waitForURL('**/pricing');
     await page.getByTestId('paid-until').waitFor();
-    expect(planOf(member.email)).toBe('monthly');
+    expect(await planOf(member.email)).toBe('monthly');
     await page.context().close();
   });
 });

@@ -172,7 +172,7 @@ describe('course generation in a browser', () => {
 
     await page.getByRole('button', { name: 'Submit' }).click();
     await toast(page, 'Please fill in all required fields');
-    await expect(page.url()).toMatch(/\/create$/);
+    expect(page.url()).toMatch(/\/create$/);
 
     const remove = page.getByRole('button', { name: 'Remove Sub-Topic' });
     await expect(remove.count()).resolves.toBe(0);
@@ -195,11 +195,11 @@ describe('course generation in a browser', () => {
       expect(response.status()).toBe(403);
       await expect(response.text()).resolves.toContain('For paid members only');
     }
-    const stored = appDatabase(dataDir)
+    // The app's own SQLite file, opened beside it (tests/support/members.ts).
+    const stored = await appDatabase(dataDir)
       .select()
       .from(outlines)
-      .where(eq(outlines.userId, member.id))
-      .all();
+      .where(eq(outlines.userId, member.id));
     expect(stored).toEqual([]);
     await page.context().close();
   });
@@ -259,29 +259,28 @@ describe('course generation in a browser', () => {
   });
 
   /** A written course of four lessons, none studied yet; its lesson ids in order. */
-  function unstudiedCourse(memberId: string) {
+  async function unstudiedCourse(memberId: string) {
     const courseId = insertCourse(dataDir, memberId, {
       mainTopic: 'Knitting',
       lessons: 4,
       allDone: false,
     });
     const db = appDatabase(dataDir);
-    db.update(lessons).set({ done: false }).where(eq(lessons.courseId, courseId)).run();
-    const ids = db
+    await db.update(lessons).set({ done: false }).where(eq(lessons.courseId, courseId));
+    const rows = await db
       .select({ id: lessons.id })
       .from(lessons)
       .where(eq(lessons.courseId, courseId))
-      .orderBy(lessons.id)
-      .all()
-      .map((row) => row.id);
-    return { courseId, ids };
+      .orderBy(lessons.id);
+    return { courseId, ids: rows.map((row) => row.id) };
   }
-  const doneLessons = (courseId: string) =>
-    appDatabase(dataDir)
-      .select({ title: lessons.title, done: lessons.done })
-      .from(lessons)
-      .where(eq(lessons.courseId, courseId))
-      .all()
+  const doneLessons = async (courseId: string) =>
+    (
+      await appDatabase(dataDir)
+        .select({ title: lessons.title, done: lessons.done })
+        .from(lessons)
+        .where(eq(lessons.courseId, courseId))
+    )
       .filter((lesson) => lesson.done)
       .map((lesson) => lesson.title);
 
@@ -289,17 +288,17 @@ describe('course generation in a browser', () => {
     const member = createMember(dataDir);
     const context = await e2e.browser.newContext({ baseURL });
     await signInAs(context, baseURL, dataDir, member);
-    const { courseId, ids } = unstudiedCourse(member.id);
+    const { courseId, ids } = await unstudiedCourse(member.id);
 
     // The server renders a lesson (as a link preview or a bare GET would): nothing is marked.
     const bare = await context.request.get(`/course/${courseId}?lesson=${ids[2]}`);
     expect(bare.status()).toBe(200);
-    expect(doneLessons(courseId)).toEqual([]);
+    expect(await doneLessons(courseId)).toEqual([]);
 
     const page = await context.newPage();
     await page.goto(`/course/${courseId}`);
     await progress(page, 25);
-    expect(doneLessons(courseId)).toEqual(['Lesson 1']);
+    expect(await doneLessons(courseId)).toEqual(['Lesson 1']);
 
     // Hovering a link prefetches that lesson's data; it is not opened.
     const prefetched = page.waitForRequest(
@@ -314,11 +313,11 @@ describe('course generation in a browser', () => {
       await router.revalidate();
     });
     await page.waitForTimeout(500);
-    expect(doneLessons(courseId)).toEqual(['Lesson 1']);
+    expect(await doneLessons(courseId)).toEqual(['Lesson 1']);
 
     await lessonLink(page, 'Lesson 3').click();
     await progress(page, 50);
-    expect(doneLessons(courseId).sort()).toEqual(['Lesson 1', 'Lesson 3']);
+    expect((await doneLessons(courseId)).sort()).toEqual(['Lesson 1', 'Lesson 3']);
     await context.close();
   });
 
@@ -326,13 +325,13 @@ describe('course generation in a browser', () => {
     const member = createMember(dataDir);
     const context = await e2e.browser.newContext({ baseURL, javaScriptEnabled: false });
     await signInAs(context, baseURL, dataDir, member);
-    const { courseId } = unstudiedCourse(member.id);
+    const { courseId } = await unstudiedCourse(member.id);
     const page = await context.newPage();
     await page.goto(`/course/${courseId}`);
     await page.getByRole('button', { name: 'Open Lesson 3' }).click();
     await page.getByRole('heading', { level: 2, name: 'Lesson 3' }).waitFor();
     expect(new URL(page.url()).searchParams.get('lesson')).toMatch(/^\d+$/);
-    expect(doneLessons(courseId)).toEqual(['Lesson 3']);
+    expect(await doneLessons(courseId)).toEqual(['Lesson 3']);
     await expect(page.getByTestId('progress').getAttribute('aria-valuenow')).resolves.toBe('25');
     await context.close();
   });

@@ -361,13 +361,17 @@ describe('SCORM 1.2 package', () => {
     await context.clearCookies();
     const paid = await signUp(page, dataDir, { plan: 'monthly' });
     expect((await page.request.get(`/course/${courseId}/export.scorm.zip`)).status()).toBe(404);
-    const own = insertCourse(dataDir, paid.id, { mainTopic: 'Botany', lessons: 2, allDone: true });
+    const own = insertCourse(dataDir, paid.id, {
+      mainTopic: 'Botany',
+      lessons: 2,
+      allDone: true,
+    });
     insertWrittenQuizzes(dataDir, own);
-    appDatabase(dataDir)
+    // The app's own SQLite file, opened beside it (tests/support/members.ts).
+    await appDatabase(dataDir)
       .update(quizzes)
       .set({ questions: null, state: 'queued' })
-      .where(and(eq(quizzes.courseId, own), eq(quizzes.kind, 'topic')))
-      .run();
+      .where(and(eq(quizzes.courseId, own), eq(quizzes.kind, 'topic')));
     await page.goto(`/course/${own}`);
     const waiting = page.getByRole('button', { name: /Download for an LMS \(SCORM 1\.2\)/ });
     expect(await waiting.isDisabled()).toBe(true);

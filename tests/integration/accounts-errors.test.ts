@@ -9,9 +9,7 @@ import { action as signUpAction } from '~/routes/auth/signup';
 // the spec's 'Internal Server Error', never a stack trace or an error page.
 vi.mock('~/models/users.server', async (importOriginal) => ({
   ...(await importOriginal<typeof import('~/models/users.server')>()),
-  getUserByEmail: () => {
-    throw new Error('SQLITE_IOERR: disk I/O error');
-  },
+  getUserByEmail: () => Promise.reject(new Error('SQLITE_IOERR: disk I/O error')),
 }));
 
 describe('when the server fails', () => {

@@ -71,7 +71,9 @@ async function generateCourse(user: Awaited<ReturnType<typeof member>>['user']) 
     language: 'en',
   });
   if (!outline.ok) throw new Error(outline.message);
-  await waitFor(() => (getOutline(outline.value.id)?.state === 'done' ? true : undefined));
+  await waitFor(async () =>
+    (await getOutline(outline.value.id))?.state === 'done' ? true : undefined,
+  );
   const course = await startCourse(user, outline.value.id);
   if (!course.ok) throw new Error(course.message);
   return course.value;
@@ -150,8 +152,8 @@ describe('generation under the shared AI budget', () => {
     const started = Date.now();
     const courseId = await generateCourse(user);
     const seen = new Set<string>();
-    await waitFor(() => {
-      const status = courseStatus(courseId);
+    await waitFor(async () => {
+      const status = await courseStatus(courseId);
       for (const lesson of status.lessons) seen.add(`${lesson.state}:${lesson.attempts}`);
       return status.generating ? undefined : status;
     });
@@ -161,7 +163,7 @@ describe('generation under the shared AI budget', () => {
       .trim()
       .split('\n')
       .map((line) => line.split(' ').map(Number) as [number, number]);
-    const lessons = listLessonsOfCourse(courseId).length;
+    const lessons = (await listLessonsOfCourse(courseId)).length;
     expect(calls.length).toBeGreaterThanOrEqual(lessons + 1);
     // The mock notes a call a little after the budget let it go (much later on a loaded machine),
     // so the log is checked over a shorter span than the window; without the budget every call
@@ -207,13 +209,13 @@ describe('generation under the shared AI budget', () => {
     expect(new Set(shown.map((lesson) => lesson.state))).not.toContain('retrying');
     expect(shown.every((lesson) => lesson.attempts === 0)).toBe(true);
     expect(worker.output().match(/"job\.rate_limited"/g)?.length).toBeGreaterThanOrEqual(
-      listLessonsOfCourse(courseId).length,
+      (await listLessonsOfCourse(courseId)).length,
     );
     expect(worker.output()).not.toContain('"lesson.try_failed"');
 
     // BullMQ agrees: each lesson was started twice but used one attempt, its last. A job stores
     // its lesson before it completes, so the course can look done a moment before its jobs are.
-    const lessons = listLessonsOfCourse(courseId);
+    const lessons = await listLessonsOfCourse(courseId);
     for (const lesson of lessons) {
       expect(lesson.attempts).toBe(0);
       const job = await completedLessonJob(lesson.id, courseId);

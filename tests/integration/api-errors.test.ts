@@ -13,7 +13,7 @@ import * as apiTranscript from '~/routes/api/api.transcript';
 import * as apiUpdate from '~/routes/api/api.update';
 import * as apiYt from '~/routes/api/api.yt';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, databaseDialect } from '~/utils/database.server';
 
 /**
  * When the server fails unexpectedly (here: a table the routes read is gone),
@@ -27,14 +27,25 @@ type Handler = (args: {
 }) => Promise<unknown>;
 
 const broken: string[] = [];
-function breakTable(table: string) {
-  db().run(sql.raw(`alter table ${table} rename to ${table}_broken`));
+// A raw statement on purpose: no builder renames a table. The same SQL on both databases, run
+// by each driver's own method for a statement that returns nothing.
+async function runRaw(statement: string) {
+  const query = sql.raw(statement);
+  if (databaseDialect() === 'postgres')
+    await (database() as unknown as { execute: (q: typeof query) => Promise<unknown> }).execute(
+      query,
+    );
+  else await database().run(query);
+}
+
+async function breakTable(table: string) {
+  await runRaw(`alter table ${table} rename to ${table}_broken`);
   broken.push(table);
 }
 
-afterEach(() => {
+afterEach(async () => {
   for (const table of broken.splice(0))
-    db().run(sql.raw(`alter table ${table}_broken rename to ${table}`));
+    await runRaw(`alter table ${table}_broken rename to ${table}`);
 });
 
 async function expectInternalError(handler: unknown, request: Request, label: string) {
@@ -64,7 +75,7 @@ describe('every /api route, when the server fails', () => {
       password: 'long-enough-password',
     });
     const cookie = (await createSession(user.id)).split(';')[0]!;
-    breakTable('sessions');
+    await breakTable('sessions');
 
     const post = (path: string, body: unknown) =>
       new Request(`http://localhost${path}`, {
@@ -101,7 +112,7 @@ describe('every /api route, when the server fails', () => {
   });
 
   it('answers a JSON 500 for the public policies too', async () => {
-    breakTable('policies');
+    await breakTable('policies');
     await expectInternalError(
       apiPolicies.loader,
       new Request('http://localhost/api/policies'),

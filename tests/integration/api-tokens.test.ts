@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema';
 import { emailsTo, get, pageResult, post, settle, uniqueEmail } from '../support/account-routes';
 import { createUser } from '~/models/users.server';
 import { listApiTokens } from '~/models/api-tokens.server';
@@ -10,7 +9,7 @@ import * as homePage from '~/routes/member/home';
 import * as profilePage from '~/routes/member/profile';
 import { TOO_MANY_TOKENS_MESSAGE } from '~/services/api-tokens.server';
 import { createSession, INVALID_TOKEN_MESSAGE } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { waitForRedis } from '~/utils/redis.server';
 
 // The rate limits a password change passes live in Redis: let the connection come up first.
@@ -23,8 +22,10 @@ beforeAll(() => waitForRedis());
 async function member(role: 'member' | 'admin' = 'member') {
   const password = 'long-enough-password';
   const user = await createUser({ email: uniqueEmail('tokens'), name: 'Token Owner', password });
-  if (role === 'admin')
-    db().update(users).set({ role: 'admin' }).where(eq(users.id, user.id)).run();
+  if (role === 'admin') {
+    const { users } = tables;
+    await database().update(users).set({ role: 'admin' }).where(eq(users.id, user.id));
+  }
   const cookie = (await createSession(user.id)).split(';')[0]!;
   return { user, cookie, password };
 }
@@ -60,7 +61,7 @@ describe('API tokens on /profile', () => {
     const token = made.data.token!;
     expect(token).toMatch(/^cgk_[A-Za-z0-9_-]{43}$/);
     expect(await listWith(token)).toMatchObject({ status: 200, body: [] });
-    const [listed] = listApiTokens(user.id);
+    const [listed] = await listApiTokens(user.id);
     expect(listed).toMatchObject({ name: 'Laptop', lastUsedAt: expect.any(Date) });
     expect(JSON.stringify(listed)).not.toContain(token.slice(4, 20));
     const { tokens } = (await profilePage.loader({
@@ -70,7 +71,7 @@ describe('API tokens on /profile', () => {
     })) as { tokens: { name: string }[] };
     expect(tokens.map((t) => t.name)).toEqual(['Laptop']);
     expect(JSON.stringify(tokens)).not.toContain(token);
-    expect(emailsTo(user.email).some((mail) => /API token/.test(mail.subject))).toBe(true);
+    expect((await emailsTo(user.email)).some((mail) => /API token/.test(mail.subject))).toBe(true);
   });
 
   it('are at most ten, and a revoked one is refused at once', async () => {
@@ -79,9 +80,9 @@ describe('API tokens on /profile', () => {
     for (let i = 0; i < 10; i += 1) tokens.push((await makeToken(cookie, `t${i}`)).data.token!);
     const eleventh = await makeToken(cookie, 'one too many');
     expect(eleventh).toMatchObject({ status: 409, data: { message: TOO_MANY_TOKENS_MESSAGE } });
-    expect(listApiTokens(user.id)).toHaveLength(10);
+    expect(await listApiTokens(user.id)).toHaveLength(10);
 
-    const victim = listApiTokens(user.id).find((t) => t.name === 't3')!;
+    const victim = (await listApiTokens(user.id)).find((t) => t.name === 't3')!;
     const revoked = pageResult(
       await post(
         profilePage.action,
@@ -105,7 +106,7 @@ describe('API tokens on /profile', () => {
       await post(
         profilePage.action,
         '/profile',
-        { intent: 'revoke-token', tokenId: listApiTokens(user.id)[0]!.id },
+        { intent: 'revoke-token', tokenId: (await listApiTokens(user.id))[0]!.id },
         { cookie: other.cookie, as: 'form' },
       ),
     );
@@ -130,7 +131,7 @@ describe('API tokens on /profile', () => {
     );
     expect(changed).toMatchObject({ status: 200, data: { success: true } });
     expect((await listWith(token)).status).toBe(401);
-    expect(listApiTokens(user.id)).toEqual([]);
+    expect(await listApiTokens(user.id)).toEqual([]);
   });
 
   it('act on /api routes only, before any cookie, and admin routes need an admin’s token', async () => {

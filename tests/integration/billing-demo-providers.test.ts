@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { demoWebhookDeliveries, paymentEvents, subscriptions } from '../../db/schema';
 import { writeKnobs } from '../../mocks/knobs';
 import { mockPayPalApproval } from '../../mocks/paypal';
 import { getMockRazorpaySubscription } from '../../mocks/razorpay';
@@ -20,7 +19,7 @@ import { retryDelayMs, retryDueDemoWebhooks } from '~/services/demo-webhooks.ser
 import { paypal } from '~/services/vendors/paypal.server';
 import { razorpayProvider } from '~/services/vendors/razorpay.server';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, first, tables } from '~/utils/database.server';
 import { env } from '~/utils/env.server';
 import { startVendorMocks } from '~/utils/mocks.server';
 
@@ -105,21 +104,31 @@ function postWithHost(host: string, pathAndQuery: string) {
   });
 }
 
-const eventsOf = (provider: 'paypal' | 'razorpay', providerSubscriptionId: string) => {
-  const row = db()
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId))
-    .get()!;
-  return db()
-    .select({ kind: paymentEvents.kind, provider: paymentEvents.provider })
-    .from(paymentEvents)
-    .where(eq(paymentEvents.subscriptionId, row.id))
-    .all()
-    .filter((event) => event.provider === provider);
+const eventsOf = async (provider: 'paypal' | 'razorpay', providerSubscriptionId: string) => {
+  const { paymentEvents, subscriptions } = tables;
+  const row = (await first(
+    database()
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId)),
+  ))!;
+  return (
+    await database()
+      .select({ kind: paymentEvents.kind, provider: paymentEvents.provider })
+      .from(paymentEvents)
+      .where(eq(paymentEvents.subscriptionId, row.id))
+  ).filter((event) => event.provider === provider);
 };
-const latestDelivery = () =>
-  db().select().from(demoWebhookDeliveries).orderBy(desc(demoWebhookDeliveries.id)).get()!;
+const latestDelivery = async () => {
+  const { demoWebhookDeliveries } = tables;
+  return (await first(
+    database()
+      .select()
+      .from(demoWebhookDeliveries)
+      .orderBy(desc(demoWebhookDeliveries.id))
+      .limit(1),
+  ))!;
+};
 
 describe('demo webhooks go to the app itself only (item 7)', () => {
   let catcher: http.Server;
@@ -151,7 +160,7 @@ describe('demo webhooks go to the app itself only (item 7)', () => {
       'subscription_id',
     )!;
     expect(caught).toBe(0);
-    expect(eventsOf('paypal', subscriptionId)).toEqual([
+    expect(await eventsOf('paypal', subscriptionId)).toEqual([
       { kind: 'BILLING.SUBSCRIPTION.ACTIVATED', provider: 'paypal' },
     ]);
   });
@@ -166,7 +175,7 @@ describe('demo webhooks go to the app itself only (item 7)', () => {
     });
     expect(answer).toEqual({ paid: true });
     expect(caught).toBe(0);
-    expect(eventsOf('razorpay', id)).toEqual([
+    expect(await eventsOf('razorpay', id)).toEqual([
       { kind: 'subscription.activated', provider: 'razorpay' },
     ]);
   });
@@ -234,8 +243,10 @@ describe("the simulated providers' state under writes from several processes (it
     expect(kept.paypal.filter((status) => status !== 'pending')).toEqual([]);
     expect(kept.razorpay.filter((status) => status !== 'pending')).toEqual([]);
     // And so is each PayPal approval the buyer has yet to give.
-    const approvals = started.paypal.map(({ approvalUrl }) =>
-      mockPayPalApproval(new URL(approvalUrl).searchParams.get('ba_token')!),
+    const approvals = await Promise.all(
+      started.paypal.map(({ approvalUrl }) =>
+        mockPayPalApproval(new URL(approvalUrl).searchParams.get('ba_token')!),
+      ),
     );
     expect(approvals.filter((approval) => !approval)).toEqual([]);
   }, 120_000);
@@ -244,7 +255,7 @@ describe("the simulated providers' state under writes from several processes (it
     const file = path.join(env().DATA_DIR, 'mock-razorpay.json');
     const legacy = { id: 'sub_Legacy000000001', status: 'active', plan_id: 'plan_DemoMonthly0001' };
     fs.writeFileSync(file, JSON.stringify({ subscriptions: { [legacy.id]: legacy } }));
-    expect(getMockRazorpaySubscription(legacy.id)).toEqual(legacy);
+    expect(await getMockRazorpaySubscription(legacy.id)).toEqual(legacy);
     expect(fs.existsSync(file)).toBe(false);
     expect(fs.existsSync(`${file}.imported`)).toBe(true);
   });
@@ -264,32 +275,36 @@ describe('failed webhook deliveries are retried with backoff, never failing the 
       }),
     );
     expect(answer).toEqual({ paid: true });
-    expect(getMockRazorpaySubscription(id)?.status).toBe('active');
-    expect(eventsOf('razorpay', id)).toEqual([]);
+    expect((await getMockRazorpaySubscription(id))?.status).toBe('active');
+    expect(await eventsOf('razorpay', id)).toEqual([]);
 
     // Tried again after 10 s, then twice as long each time, while the app stays unreachable.
-    let delivery = latestDelivery();
+    let delivery = await latestDelivery();
     expect(delivery).toMatchObject({ provider: 'razorpay', attempts: 1, deliveredAt: null });
     const waits = [delivery.nextAttemptAt!.getTime() - delivery.createdAt.getTime()];
     for (let attempt = 2; attempt <= 4; attempt += 1) {
       const at = delivery.nextAttemptAt!;
       expect(await retryDueDemoWebhooks(new Date(at.getTime() - 1000))).toBe(0); // not yet due
       expect(await retryDueDemoWebhooks(at)).toBe(0);
-      delivery = latestDelivery();
+      delivery = await latestDelivery();
       expect(delivery.attempts).toBe(attempt);
       waits.push(delivery.nextAttemptAt!.getTime() - at.getTime());
     }
     expect(waits).toEqual([1, 2, 3, 4].map(retryDelayMs));
     expect(waits).toEqual([10_000, 20_000, 40_000, 80_000]);
-    expect(eventsOf('razorpay', id)).toEqual([]);
+    expect(await eventsOf('razorpay', id)).toEqual([]);
 
     // The app is back: the next retry delivers it, once.
     writeKnobs(env().DATA_DIR, {});
     expect(await retryDueDemoWebhooks(delivery.nextAttemptAt!)).toBe(1);
-    expect(latestDelivery()).toMatchObject({ attempts: 5, nextAttemptAt: null, lastError: null });
-    expect(latestDelivery().deliveredAt).toBeInstanceOf(Date);
+    expect(await latestDelivery()).toMatchObject({
+      attempts: 5,
+      nextAttemptAt: null,
+      lastError: null,
+    });
+    expect((await latestDelivery()).deliveredAt).toBeInstanceOf(Date);
     expect(await retryDueDemoWebhooks(new Date(Date.now() + 86_400_000))).toBe(0);
-    expect(eventsOf('razorpay', id)).toEqual([
+    expect(await eventsOf('razorpay', id)).toEqual([
       { kind: 'subscription.activated', provider: 'razorpay' },
     ]);
   });

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { outboxEmails, receipts, subscriptions, users } from '../../db/schema';
 import { approveMockPayPal, editMockPayPalSubscription } from '../../mocks/paypal';
 import { writeKnobs } from '../../mocks/knobs';
 import { get, post, settle } from '../support/account-routes';
@@ -15,7 +14,7 @@ import * as paymentPage from '~/routes/member/payment';
 import * as successPage from '~/routes/member/success';
 import * as demoApproval from '~/routes/public/demo.paypal.approve';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, first, tables } from '~/utils/database.server';
 import { env, resetEnvForTests } from '~/utils/env.server';
 import { startVendorMocks } from '~/utils/mocks.server';
 
@@ -65,34 +64,51 @@ async function subscribe(cookie: string, body: Record<string, unknown> = checkou
   expect(started.status).toBe(200);
   const links = started.body.links as { rel: string; href: string }[];
   const approve = new URL(links.find((link) => link.rel === 'approve')!.href);
-  const returned = new URL(approveMockPayPal(approve.searchParams.get('ba_token')!)!);
+  const returned = new URL((await approveMockPayPal(approve.searchParams.get('ba_token')!))!);
   return returned.searchParams.get('subscription_id')!;
 }
 
-const planOf = (userId: string) =>
-  db().select({ plan: users.plan }).from(users).where(eq(users.id, userId)).get()!.plan;
-const receiptsOf = (userId: string) =>
-  db().select().from(receipts).where(eq(receipts.userId, userId)).all();
-const mailTo = (email: string) =>
-  db().select().from(outboxEmails).where(eq(outboxEmails.to, email)).all();
+const planOf = async (userId: string) => {
+  const { users } = tables;
+  return (await first(
+    database().select({ plan: users.plan }).from(users).where(eq(users.id, userId)),
+  ))!.plan;
+};
+const receiptsOf = (userId: string) => {
+  const { receipts } = tables;
+  return database().select().from(receipts).where(eq(receipts.userId, userId));
+};
+const mailTo = (email: string) => {
+  const { outboxEmails } = tables;
+  return database().select().from(outboxEmails).where(eq(outboxEmails.to, email));
+};
+const subscriptionOf = async (providerSubscriptionId: string) => {
+  const { subscriptions } = tables;
+  return (await first(
+    database()
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId)),
+  ))!;
+};
 
 describe('PayPal checkout', () => {
   it('activates once when the return URL is opened three times at once: one receipt, one email', async () => {
     const { user, cookie } = await member();
     const subscriptionId = await subscribe(cookie);
-    expect(planOf(user.id)).toBe('free');
+    expect(await planOf(user.id)).toBe('free');
 
     const url = `/success?plan=monthly&method=paypal&subscription_id=${subscriptionId}`;
     const pages = await Promise.all(
       [1, 2, 3].map(() => settle(get(successPage.loader, url, { cookie }))),
     );
     for (const page of pages) expect(page).toMatchObject({ ok: true });
-    expect(planOf(user.id)).toBe('monthly');
-    expect(receiptsOf(user.id)).toHaveLength(1);
-    expect(receiptsOf(user.id)[0]).toMatchObject({ amountCents: 800, currency: 'USD' });
-    expect(mailTo(checkout.email).filter((mail) => mail.subject.includes('receipt'))).toHaveLength(
-      1,
-    );
+    expect(await planOf(user.id)).toBe('monthly');
+    expect(await receiptsOf(user.id)).toHaveLength(1);
+    expect((await receiptsOf(user.id))[0]).toMatchObject({ amountCents: 800, currency: 'USD' });
+    expect(
+      (await mailTo(checkout.email)).filter((mail) => mail.subject.includes('receipt')),
+    ).toHaveLength(1);
 
     // The API twin, later, changes nothing more.
     const again = await json(
@@ -110,7 +126,7 @@ describe('PayPal checkout', () => {
       plan_id: 'P-DEMO-MONTHLY',
     });
     expect(again.body.billing_info).toMatchObject({ last_payment: { amount: { value: '8.00' } } });
-    expect(receiptsOf(user.id)).toHaveLength(1);
+    expect(await receiptsOf(user.id)).toHaveLength(1);
   });
 
   it("refuses another member's subscription id, and an unknown one", async () => {
@@ -134,8 +150,8 @@ describe('PayPal checkout', () => {
       );
       expect((page as Response).status).toBe(404);
     }
-    expect(planOf(other.user.id)).toBe('free');
-    expect(planOf(owner.user.id)).toBe('free');
+    expect(await planOf(other.user.id)).toBe('free');
+    expect(await planOf(owner.user.id)).toBe('free');
   });
 
   it('ignores the plan, type, uid, user and price a client sends', async () => {
@@ -157,20 +173,19 @@ describe('PayPal checkout', () => {
       ),
     );
     expect(details.body).toMatchObject({ status: 'ACTIVE', plan_id: 'P-DEMO-MONTHLY' });
-    expect(planOf(user.id)).toBe('monthly');
-    expect(planOf(victim.user.id)).toBe('free');
-    const row = db()
-      .select()
-      .from(subscriptions)
-      .where(eq(subscriptions.providerSubscriptionId, subscriptionId))
-      .get()!;
+    expect(await planOf(user.id)).toBe('monthly');
+    expect(await planOf(victim.user.id)).toBe('free');
+    const row = await subscriptionOf(subscriptionId);
     expect(row).toMatchObject({ userId: user.id, plan: 'monthly', amountCents: 800 });
   });
 
   it('does not activate a subscription PayPal has not approved', async () => {
     const { user, cookie } = await member();
     const started = await json(await post(apiPaypal.action, '/api/paypal', checkout, { cookie }));
-    const row = db().select().from(subscriptions).where(eq(subscriptions.userId, user.id)).get()!;
+    const { subscriptions } = tables;
+    const row = (await first(
+      database().select().from(subscriptions).where(eq(subscriptions.userId, user.id)).limit(1),
+    ))!;
     expect(started.status).toBe(200);
     const pending = await json(
       await post(
@@ -181,7 +196,7 @@ describe('PayPal checkout', () => {
       ),
     );
     expect(pending).toMatchObject({ status: 409, body: { message: 'Payment is still pending' } });
-    expect(planOf(user.id)).toBe('free');
+    expect(await planOf(user.id)).toBe('free');
   });
 
   it('gives a clear message and stores nothing when PayPal fails on create or on verify', async () => {
@@ -190,8 +205,9 @@ describe('PayPal checkout', () => {
     const failed = await json(await post(apiPaypal.action, '/api/paypal', checkout, { cookie }));
     expect(failed.status).toBe(502);
     expect(failed.body.message).toMatch(/not available right now/);
+    const { subscriptions } = tables;
     expect(
-      db().select().from(subscriptions).where(eq(subscriptions.userId, user.id)).all(),
+      await database().select().from(subscriptions).where(eq(subscriptions.userId, user.id)),
     ).toEqual([]);
 
     writeKnobs(env().DATA_DIR, {});
@@ -206,8 +222,8 @@ describe('PayPal checkout', () => {
       ),
     );
     expect(unverified.status).toBe(502);
-    expect(planOf(user.id)).toBe('free');
-    expect(receiptsOf(user.id)).toEqual([]);
+    expect(await planOf(user.id)).toBe('free');
+    expect(await receiptsOf(user.id)).toEqual([]);
 
     // Once PayPal answers again, the same return URL activates.
     writeKnobs(env().DATA_DIR, {});
@@ -233,7 +249,7 @@ describe('PayPal checkout', () => {
     );
     const cancelled = await json(await post(apiCancel.action, '/api/paypalcancel', {}, { cookie }));
     expect(cancelled.body).toMatchObject({ success: true, message: 'Subscription Cancelled' });
-    expect(planOf(user.id)).toBe('monthly');
+    expect(await planOf(user.id)).toBe('monthly');
     const detail = await json(
       await post(apiSubscription.action, '/api/subscriptiondetail', {}, { cookie }),
     );
@@ -248,7 +264,7 @@ describe('PayPal checkout', () => {
   it('refuses a subscription on a plan that is not configured', async () => {
     const { user, cookie } = await member();
     const subscriptionId = await subscribe(cookie);
-    editMockPayPalSubscription(subscriptionId, (subscription) => {
+    await editMockPayPalSubscription(subscriptionId, (subscription) => {
       subscription.plan_id = 'P-SOMEONE-ELSES-PLAN';
     });
     const refused = await json(
@@ -263,7 +279,7 @@ describe('PayPal checkout', () => {
       status: 400,
       body: { message: 'This subscription is not for one of our plans' },
     });
-    expect(planOf(user.id)).toBe('free');
+    expect(await planOf(user.id)).toBe('free');
   });
 
   it('retries a failed cancel, and says so when PayPal keeps failing', async () => {
@@ -279,13 +295,9 @@ describe('PayPal checkout', () => {
     const failed = await json(await post(apiCancel.action, '/api/paypalcancel', {}, { cookie }));
     expect(failed.status).toBe(502);
     expect(failed.body.message).toMatch(/could not cancel/);
-    const row = db()
-      .select()
-      .from(subscriptions)
-      .where(eq(subscriptions.providerSubscriptionId, subscriptionId))
-      .get()!;
+    const row = await subscriptionOf(subscriptionId);
     expect(row.status).toBe('active');
-    expect(planOf(user.id)).toBe('monthly');
+    expect(await planOf(user.id)).toBe('monthly');
   });
 
   it('refuses anonymous callers', async () => {

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptions, users } from '../../db/schema';
 import { writeKnobs } from '../../mocks/knobs';
 import { get, pageResult, post, settle } from '../support/account-routes';
 import { takeSubscriptionsToReconcile } from '~/models/subscriptions.server';
@@ -14,7 +13,7 @@ import * as demoApproval from '~/routes/public/demo.paypal.approve';
 import { reconcileSubscriptions } from '~/services/billing.server';
 import { paypal } from '~/services/vendors/paypal.server';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, first, tables } from '~/utils/database.server';
 import { env } from '~/utils/env.server';
 import { newId } from '~/utils/ids.server';
 import { startVendorMocks } from '~/utils/mocks.server';
@@ -44,14 +43,21 @@ async function member(role: 'member' | 'admin' = 'member') {
   return { user, email, cookie: (await createSession(user.id)).split(';')[0]! };
 }
 
-const planOf = (userId: string) =>
-  db().select({ plan: users.plan }).from(users).where(eq(users.id, userId)).get()!.plan;
-const rowOf = (providerSubscriptionId: string) =>
-  db()
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId))
-    .get()!;
+const planOf = async (userId: string) => {
+  const { users } = tables;
+  return (await first(
+    database().select({ plan: users.plan }).from(users).where(eq(users.id, userId)),
+  ))!.plan;
+};
+const rowOf = async (providerSubscriptionId: string) => {
+  const { subscriptions } = tables;
+  return (await first(
+    database()
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId)),
+  ))!;
+};
 
 /** A member with an active monthly PayPal subscription, approved on the demo page and confirmed. */
 async function activePayPalMember() {
@@ -83,8 +89,8 @@ async function activePayPalMember() {
   expect(await get(successPage.loader, `${back.pathname}${back.search}`, { cookie })).toMatchObject(
     { ok: true },
   );
-  expect(planOf(user.id)).toBe('monthly');
-  expect(rowOf(subscriptionId).status).toBe('active');
+  expect(await planOf(user.id)).toBe('monthly');
+  expect((await rowOf(subscriptionId)).status).toBe('active');
   return { user, subscriptionId };
 }
 
@@ -107,19 +113,19 @@ describe('a lost suspension webhook', () => {
     );
     expect(simulated.status).toBe(200);
     expect((await paypal.fetchSubscription(subscriptionId)).status).toBe('suspended');
-    expect(planOf(user.id)).toBe('monthly');
+    expect(await planOf(user.id)).toBe('monthly');
 
     // The worker's reconciliation: a round a minute, for an hour and one more round.
     const start = Date.now();
     let correctedAt: number | undefined;
     for (let minute = 1; minute <= 61 && correctedAt === undefined; minute += 1) {
       await reconcileSubscriptions(new Date(start + minute * 60_000), 60);
-      if (planOf(user.id) === 'free') correctedAt = minute;
+      if ((await planOf(user.id)) === 'free') correctedAt = minute;
     }
     expect(correctedAt).toBeDefined();
     expect(correctedAt).toBeLessThanOrEqual(61);
-    expect(rowOf(subscriptionId).status).toBe('expired');
-    expect(planOf(user.id)).toBe('free');
+    expect((await rowOf(subscriptionId)).status).toBe('expired');
+    expect(await planOf(user.id)).toBe('free');
   });
 });
 
@@ -127,8 +133,9 @@ describe('the reconciliation’s pace', () => {
   it('re-checks each live subscription once an hour, a share each minute, never all at once', async () => {
     const { user } = await member();
     const ids = Array.from({ length: 120 }, () => newId());
+    const { subscriptions } = tables;
     for (const id of ids)
-      db()
+      await database()
         .insert(subscriptions)
         .values({
           id,
@@ -139,20 +146,20 @@ describe('the reconciliation’s pace', () => {
           status: 'active',
           amountCents: 800,
           nextBillingAt: new Date(Date.now() + 20 * 86_400_000),
-        })
-        .run();
-    const live = db()
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(eq(subscriptions.status, 'active'))
-      .all().length;
+        });
+    const live = (
+      await database()
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(eq(subscriptions.status, 'active'))
+    ).length;
     const share = Math.ceil(live / 60);
 
     // Three hours of rounds, a minute apart, after everything was last checked.
     const t0 = Date.now() + 2 * 3_600_000;
     const checkedAt = new Map<string, number[]>(ids.map((id) => [id, []]));
     for (let minute = 0; minute < 180; minute += 1) {
-      const round = takeSubscriptionsToReconcile(new Date(t0 + minute * 60_000), 60);
+      const round = await takeSubscriptionsToReconcile(new Date(t0 + minute * 60_000), 60);
       expect(round.length).toBeLessThanOrEqual(share);
       for (const row of round) checkedAt.get(row.id)?.push(minute);
     }

@@ -105,8 +105,8 @@ describe('with APP_URL unset', () => {
     const approval = await startPayPal('http://192.168.1.20:3000', cookie, email);
     expect(approval.origin).toBe('http://192.168.1.20:3000');
     const token = approval.searchParams.get('ba_token')!;
-    expect(mockPayPalCancelUrl(token)).toMatch(/^http:\/\/192\.168\.1\.20:3000\/failed\?/);
-    const back = new URL(approveMockPayPal(token)!);
+    expect(await mockPayPalCancelUrl(token)).toMatch(/^http:\/\/192\.168\.1\.20:3000\/failed\?/);
+    const back = new URL((await approveMockPayPal(token))!);
     expect(`${back.origin}${back.pathname}`).toBe('http://192.168.1.20:3000/success');
     expect(back.searchParams.get('method')).toBe('paypal');
 
@@ -118,7 +118,7 @@ describe('with APP_URL unset', () => {
   it('brings a plan change back to the address in use too', async () => {
     const { cookie, email } = await member();
     const first = await startPayPal('http://127.0.0.1:3000', cookie, email);
-    const back = new URL(approveMockPayPal(first.searchParams.get('ba_token')!)!);
+    const back = new URL((await approveMockPayPal(first.searchParams.get('ba_token')!))!);
     expect(await call(successPage.loader, back.href, { cookie })).toMatchObject({ ok: true });
 
     const response = (await call(apiPaypalUpdate.action, 'http://127.0.0.1:3000/api/paypalupdate', {
@@ -128,8 +128,8 @@ describe('with APP_URL unset', () => {
     expect(response.status).toBe(200);
     const { links } = (await response.json()) as { links: { href: string }[] };
     const token = new URL(links[0]!.href).searchParams.get('ba_token')!;
-    expect(mockPayPalCancelUrl(token)).toMatch(/^http:\/\/127\.0\.0\.1:3000\/subscription\?/);
-    expect(approveMockPayPal(token)).toMatch(
+    expect(await mockPayPalCancelUrl(token)).toMatch(/^http:\/\/127\.0\.0\.1:3000\/subscription\?/);
+    expect(await approveMockPayPal(token)).toMatch(
       /^http:\/\/127\.0\.0\.1:3000\/successful\?plan=yearly&/,
     );
   });
@@ -172,7 +172,7 @@ describe('with APP_URL unset', () => {
       json: { email, mName: 'Welcome', password: 'long-enough-password', type: 'free' },
     })) as Response;
     expect(response.status).toBe(200);
-    const [welcome] = emailsTo(email);
+    const [welcome] = await emailsTo(email);
     expect(welcome?.html).toContain(`${env().APP_URL}/create`);
     expect(welcome?.html).not.toContain('192.168.1.20');
   });
@@ -198,7 +198,7 @@ describe('with APP_URL set', () => {
     const { cookie, email } = await member();
     const approval = await startPayPal('http://192.168.1.20:3000', cookie, email);
     expect(approval.origin).toBe('https://courses.example.com');
-    expect(approveMockPayPal(approval.searchParams.get('ba_token')!)).toMatch(
+    expect(await approveMockPayPal(approval.searchParams.get('ba_token')!)).toMatch(
       /^https:\/\/courses\.example\.com\/success\?/,
     );
   });

@@ -1,13 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  outboxEmails,
-  paymentEvents,
-  receipts,
-  subscriptions,
-  users,
-  type PaymentProvider,
-} from '../../db/schema';
+import type { PaymentProvider } from '../../db/schema';
 import { approveMockPayPal, simulatePayPal, type PayPalSimulation } from '../../mocks/paypal';
 import { simulateRazorpay, type RazorpaySimulation } from '../../mocks/razorpay';
 import { post, settle } from '../support/account-routes';
@@ -22,7 +15,7 @@ import * as razorpayWebhook from '~/routes/api/webhooks.razorpay';
 import { reconcileSubscriptions } from '~/services/billing.server';
 import { paypalWebhookId } from '~/services/vendors/paypal.server';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, first, tables } from '~/utils/database.server';
 import { startVendorMocks } from '~/utils/mocks.server';
 
 /**
@@ -101,12 +94,12 @@ async function paypalCheckout(cookie: string, email: string) {
     ),
   );
   const approve = new URL((started.body.links as { href: string }[])[0]!.href);
-  const back = new URL(approveMockPayPal(approve.searchParams.get('ba_token')!)!);
+  const back = new URL((await approveMockPayPal(approve.searchParams.get('ba_token')!))!);
   return back.searchParams.get('subscription_id')!;
 }
 
-function razorpayDelivery(id: string, what: RazorpaySimulation) {
-  const event = simulateRazorpay(id, what)!;
+async function razorpayDelivery(id: string, what: RazorpaySimulation) {
+  const event = (await simulateRazorpay(id, what))!;
   return {
     send: () =>
       post(
@@ -125,8 +118,8 @@ function razorpayDelivery(id: string, what: RazorpaySimulation) {
   };
 }
 
-function paypalDelivery(id: string, what: PayPalSimulation) {
-  const event = simulatePayPal(id, what, paypalWebhookId()!)!;
+async function paypalDelivery(id: string, what: PayPalSimulation) {
+  const event = (await simulatePayPal(id, what, paypalWebhookId()!))!;
   return () =>
     post(
       paypalWebhook.action,
@@ -139,21 +132,41 @@ function paypalDelivery(id: string, what: PayPalSimulation) {
     );
 }
 
-const planOf = (userId: string) =>
-  db().select({ plan: users.plan }).from(users).where(eq(users.id, userId)).get()!.plan;
-const rowOf = (provider: PaymentProvider, id: string) =>
-  db().select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, id)).get()!;
-const receiptsOf = (userId: string) =>
-  db().select().from(receipts).where(eq(receipts.userId, userId)).all();
-const mailTo = (email: string) =>
-  db().select().from(outboxEmails).where(eq(outboxEmails.to, email)).all();
-const eventsFor = (subscriptionId: string) =>
-  db().select().from(paymentEvents).where(eq(paymentEvents.subscriptionId, subscriptionId)).all();
+const planOf = async (userId: string) => {
+  const { users } = tables;
+  return (await first(
+    database().select({ plan: users.plan }).from(users).where(eq(users.id, userId)),
+  ))!.plan;
+};
+const rowOf = async (provider: PaymentProvider, id: string) => {
+  const { subscriptions } = tables;
+  return (await first(
+    database().select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, id)),
+  ))!;
+};
+const receiptsOf = (userId: string) => {
+  const { receipts } = tables;
+  return database().select().from(receipts).where(eq(receipts.userId, userId));
+};
+const mailTo = (email: string) => {
+  const { outboxEmails } = tables;
+  return database().select().from(outboxEmails).where(eq(outboxEmails.to, email));
+};
+const eventsFor = (subscriptionId: string) => {
+  const { paymentEvents } = tables;
+  return database()
+    .select()
+    .from(paymentEvents)
+    .where(eq(paymentEvents.subscriptionId, subscriptionId));
+};
 
-async function eventually<T>(check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -168,8 +181,8 @@ describe('Razorpay checkout', () => {
       await post(apiRazorpayPending.action, '/api/razorapypending', { sub: id }, { cookie }),
     );
     expect(pending.body).toMatchObject({ status: 'pending' });
-    expect(planOf(user.id)).toBe('free');
-    simulateRazorpay(id, 'pay'); // paid, with the webhook lost
+    expect(await planOf(user.id)).toBe('free');
+    await simulateRazorpay(id, 'pay'); // paid, with the webhook lost
     const details = await json(
       await post(
         apiRazorpayDetails.action,
@@ -180,8 +193,8 @@ describe('Razorpay checkout', () => {
     );
     // Razorpay's own subscription entity, as the spec's success page reads it.
     expect(details.body).toMatchObject({ id, entity: 'subscription', status: 'active' });
-    expect(planOf(user.id)).toBe('monthly');
-    expect(receiptsOf(user.id)).toEqual([
+    expect(await planOf(user.id)).toBe('monthly');
+    expect(await receiptsOf(user.id)).toEqual([
       expect.objectContaining({ amountCents: 800, currency: 'USD' }),
     ]);
   });
@@ -191,7 +204,7 @@ describe('signed webhooks', () => {
   it('refuses a forged or unsigned Razorpay webhook and stores nothing', async () => {
     const { user, cookie, email } = await member();
     const id = await razorpayCheckout(cookie, email);
-    const { event } = razorpayDelivery(id, 'pay');
+    const { event } = await razorpayDelivery(id, 'pay');
     for (const signature of [
       '',
       'deadbeef',
@@ -210,14 +223,14 @@ describe('signed webhooks', () => {
       )) as Response;
       expect(response.status).toBe(400);
     }
-    expect(eventsFor(rowOf('razorpay', id).id)).toEqual([]);
-    expect(planOf(user.id)).toBe('free');
+    expect(await eventsFor((await rowOf('razorpay', id)).id)).toEqual([]);
+    expect(await planOf(user.id)).toBe('free');
   });
 
   it('refuses a forged PayPal webhook and stores nothing', async () => {
     const { user, cookie, email } = await member();
     const id = await paypalCheckout(cookie, email);
-    const event = simulatePayPal(id, 'activated', paypalWebhookId()!)!;
+    const event = (await simulatePayPal(id, 'activated', paypalWebhookId()!))!;
     const forged = (await settle(
       post(
         paypalWebhook.action,
@@ -239,22 +252,26 @@ describe('signed webhooks', () => {
       ),
     )) as Response;
     expect(unsigned.status).toBe(400);
-    expect(eventsFor(rowOf('paypal', id).id)).toEqual([]);
-    expect(planOf(user.id)).toBe('free');
+    expect(await eventsFor((await rowOf('paypal', id)).id)).toEqual([]);
+    expect(await planOf(user.id)).toBe('free');
   });
 
   it('applies the same event delivered three times once: one activation, one receipt, one email', async () => {
     const { user, cookie, email } = await member();
     const id = await razorpayCheckout(cookie, email);
-    const delivery = razorpayDelivery(id, 'pay');
+    const delivery = await razorpayDelivery(id, 'pay');
     const responses = await Promise.all([delivery.send(), delivery.send(), delivery.send()]);
     for (const response of responses) expect((response as Response).status).toBe(200);
-    await eventually(() => planOf(user.id) === 'monthly');
-    await eventually(() => mailTo(email).some((mail) => mail.subject.includes('receipt')));
+    await eventually(async () => (await planOf(user.id)) === 'monthly');
+    await eventually(async () =>
+      (await mailTo(email)).some((mail) => mail.subject.includes('receipt')),
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(eventsFor(rowOf('razorpay', id).id)).toHaveLength(1);
-    expect(receiptsOf(user.id)).toHaveLength(1);
-    expect(mailTo(email).filter((mail) => mail.subject.includes('receipt'))).toHaveLength(1);
+    expect(await eventsFor((await rowOf('razorpay', id)).id)).toHaveLength(1);
+    expect(await receiptsOf(user.id)).toHaveLength(1);
+    expect((await mailTo(email)).filter((mail) => mail.subject.includes('receipt'))).toHaveLength(
+      1,
+    );
   });
 
   it('stores a signed Razorpay event once however its unsigned event-id header changes, and emails once', async () => {
@@ -262,9 +279,9 @@ describe('signed webhooks', () => {
     // events and 13 "payment failed" emails.
     const { user, cookie, email } = await member();
     const id = await razorpayCheckout(cookie, email);
-    await razorpayDelivery(id, 'pay').send();
-    await eventually(() => planOf(user.id) === 'monthly');
-    const { event } = razorpayDelivery(id, 'fail');
+    await (await razorpayDelivery(id, 'pay')).send();
+    await eventually(async () => (await planOf(user.id)) === 'monthly');
+    const { event } = await razorpayDelivery(id, 'fail');
     const statuses = [];
     for (let i = 0; i < 13; i += 1) {
       const response = (await post(
@@ -282,18 +299,18 @@ describe('signed webhooks', () => {
       statuses.push(response.status);
     }
     expect(statuses).toEqual(Array(13).fill(200));
-    const failedMail = () =>
-      mailTo(email).filter((mail) => mail.subject.includes('payment failed'));
-    await eventually(() => failedMail().length > 0);
+    const failedMail = async () =>
+      (await mailTo(email)).filter((mail) => mail.subject.includes('payment failed'));
+    await eventually(async () => (await failedMail()).length > 0);
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const stored = eventsFor(rowOf('razorpay', id).id).filter(
+    const stored = (await eventsFor((await rowOf('razorpay', id)).id)).filter(
       (e) => e.kind === 'subscription.pending',
     );
     expect(stored).toHaveLength(1);
-    expect(failedMail()).toHaveLength(1);
+    expect(await failedMail()).toHaveLength(1);
 
     // The header stays a second key: a delivery repeating a stored header is a duplicate too.
-    const halt = razorpayDelivery(id, 'halt').event;
+    const halt = (await razorpayDelivery(id, 'halt')).event;
     const sameHeader = (await post(
       razorpayWebhook.action,
       '/webhooks/razorpay',
@@ -307,72 +324,76 @@ describe('signed webhooks', () => {
       },
     )) as Response;
     expect(sameHeader.status).toBe(200);
-    expect(eventsFor(rowOf('razorpay', id).id).some((e) => e.kind === 'subscription.halted')).toBe(
-      false,
-    );
+    expect(
+      (await eventsFor((await rowOf('razorpay', id)).id)).some(
+        (e) => e.kind === 'subscription.halted',
+      ),
+    ).toBe(false);
   });
 
   it('ends cancelled when the cancellation arrives before the activation it follows', async () => {
     const { user, cookie, email } = await member();
     const id = await paypalCheckout(cookie, email);
-    const activated = paypalDelivery(id, 'activated');
-    const cancelled = paypalDelivery(id, 'cancel');
+    const activated = await paypalDelivery(id, 'activated');
+    const cancelled = await paypalDelivery(id, 'cancel');
     expect(((await cancelled()) as Response).status).toBe(200);
     expect(((await activated()) as Response).status).toBe(200);
-    await eventually(() => eventsFor(rowOf('paypal', id).id).length === 2);
-    await eventually(() => rowOf('paypal', id).status !== 'pending' && rowOf('paypal', id));
+    await eventually(async () => (await eventsFor((await rowOf('paypal', id)).id)).length === 2);
+    await eventually(async () => {
+      const row = await rowOf('paypal', id);
+      return row.status !== 'pending' && row;
+    });
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(rowOf('paypal', id).status).not.toBe('active');
-    expect(planOf(user.id)).toBe('free');
+    expect((await rowOf('paypal', id)).status).not.toBe('active');
+    expect(await planOf(user.id)).toBe('free');
   });
 
   it('records a renewal: a new receipt, emailed, and the next billing moves', async () => {
     const { user, cookie, email } = await member();
     const id = await razorpayCheckout(cookie, email);
-    await razorpayDelivery(id, 'pay').send();
-    await eventually(() => receiptsOf(user.id).length === 1);
-    const firstNext = rowOf('razorpay', id).nextBillingAt!;
-    await razorpayDelivery(id, 'renew').send();
-    await eventually(() => receiptsOf(user.id).length === 2);
+    await (await razorpayDelivery(id, 'pay')).send();
+    await eventually(async () => (await receiptsOf(user.id)).length === 1);
+    const firstNext = (await rowOf('razorpay', id)).nextBillingAt!;
+    await (await razorpayDelivery(id, 'renew')).send();
+    await eventually(async () => (await receiptsOf(user.id)).length === 2);
     await eventually(
-      () => mailTo(email).filter((mail) => mail.subject.includes('receipt')).length === 2,
+      async () =>
+        (await mailTo(email)).filter((mail) => mail.subject.includes('receipt')).length === 2,
     );
-    expect(rowOf('razorpay', id).nextBillingAt!.getTime()).toBeGreaterThan(firstNext.getTime());
-    expect(planOf(user.id)).toBe('monthly');
+    expect((await rowOf('razorpay', id)).nextBillingAt!.getTime()).toBeGreaterThan(
+      firstNext.getTime(),
+    );
+    expect(await planOf(user.id)).toBe('monthly');
   });
 
   it('emails the member about a failed charge, and a halt drops them to free', async () => {
     const { user, cookie, email } = await member();
     const id = await razorpayCheckout(cookie, email);
-    await razorpayDelivery(id, 'pay').send();
-    await eventually(() => planOf(user.id) === 'monthly');
-    await razorpayDelivery(id, 'fail').send();
-    const failed = await eventually(() =>
-      mailTo(email).find((mail) => mail.subject.includes('payment failed')),
+    await (await razorpayDelivery(id, 'pay')).send();
+    await eventually(async () => (await planOf(user.id)) === 'monthly');
+    await (await razorpayDelivery(id, 'fail')).send();
+    const failed = await eventually(async () =>
+      (await mailTo(email)).find((mail) => mail.subject.includes('payment failed')),
     );
     expect(failed.html).toContain('/subscription');
-    expect(planOf(user.id)).toBe('monthly');
-    await razorpayDelivery(id, 'halt').send();
-    await eventually(() => planOf(user.id) === 'free');
+    expect(await planOf(user.id)).toBe('monthly');
+    await (await razorpayDelivery(id, 'halt')).send();
+    await eventually(async () => (await planOf(user.id)) === 'free');
   });
 
   it('corrects a webhook lost on purpose in the reconciliation', async () => {
     const { user, cookie, email } = await member();
     const id = await razorpayCheckout(cookie, email);
-    simulateRazorpay(id, 'pay'); // the activation webhook never arrives
-    expect(planOf(user.id)).toBe('free');
+    await simulateRazorpay(id, 'pay'); // the activation webhook never arrives
+    expect(await planOf(user.id)).toBe('free');
     // A one-minute period: one round re-checks everything not checked in the last minute.
     const corrections = await reconcileSubscriptions(new Date(), 1);
-    expect(corrections).toContainEqual({
-      subscriptionId: rowOf('razorpay', id).id,
-      outcome: 'activated',
-    });
-    expect(planOf(user.id)).toBe('monthly');
+    const rowId = (await rowOf('razorpay', id)).id;
+    expect(corrections).toContainEqual({ subscriptionId: rowId, outcome: 'activated' });
+    expect(await planOf(user.id)).toBe('monthly');
     // Idempotent: a second run finds nothing to correct for it.
     expect(
-      (await reconcileSubscriptions(new Date(), 1)).some(
-        (c) => c.subscriptionId === rowOf('razorpay', id).id,
-      ),
+      (await reconcileSubscriptions(new Date(), 1)).some((c) => c.subscriptionId === rowId),
     ).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
 import type { AppLoadContext } from '@remix-run/node';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { courseCompletions, outboxEmails } from '../../db/schema';
 import { freePort } from '../../scripts/lib/system';
 import { decodePngSize, insertCourse } from '../support/courses';
 import { spawnWorker, stopWorker } from '../support/worker-process';
@@ -20,7 +19,7 @@ import * as certificateImage from '~/routes/member/certificate.$courseId_.certif
 import * as verifyPage from '~/routes/public/verify.$certificateId';
 import { resetEmailTransportForTests } from '~/services/vendors/mailer.server';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { env, resetEnvForTests } from '~/utils/env.server';
 import { waitForRedis } from '~/utils/redis.server';
 
@@ -55,7 +54,8 @@ async function member(name = 'Ada Lovelace') {
 }
 
 function outboxFor(to: string) {
-  return db().select().from(outboxEmails).where(eq(outboxEmails.to, to)).all();
+  const { outboxEmails } = tables;
+  return database().select().from(outboxEmails).where(eq(outboxEmails.to, to));
 }
 
 /** Runs a loader or action; a thrown Response (redirect, 404) is returned like any other. */
@@ -97,7 +97,7 @@ describe('finishing a course', () => {
     expect(first.status).toBe(200);
     const firstBody = (await first.json()) as { success: boolean; completedAt: string };
     expect(firstBody.success).toBe(true);
-    const recorded = getCompletion(courseId)!;
+    const recorded = (await getCompletion(courseId))!;
     expect(recorded).toMatchObject({
       memberName: 'Ada Lovelace',
       courseTitle: 'Rust for Beginners',
@@ -111,10 +111,12 @@ describe('finishing a course', () => {
     expect(second.status).toBe(200);
     const secondBody = (await second.json()) as { success: boolean; completedAt: string };
     expect(secondBody).toMatchObject({ success: true, completedAt: firstBody.completedAt });
-    expect(getCompletion(courseId)!.completedAt.getTime()).toBe(recorded.completedAt.getTime());
-    expect(getCompletion(courseId)!.certificateId).toBe(recorded.certificateId);
+    expect((await getCompletion(courseId))!.completedAt.getTime()).toBe(
+      recorded.completedAt.getTime(),
+    );
+    expect((await getCompletion(courseId))!.certificateId).toBe(recorded.certificateId);
 
-    const emails = outboxFor(user.email);
+    const emails = await outboxFor(user.email);
     expect(emails).toHaveLength(1);
     expect(emails[0]!.subject).toBe('Your certificate for Rust for Beginners');
     expect(emails[0]!.html).toContain(recorded.certificateId);
@@ -141,7 +143,7 @@ describe('finishing a course', () => {
     ]);
     expect(results.every((r) => r.ok)).toBe(true);
     expect(results.filter((r) => r.ok && r.value.created)).toHaveLength(1);
-    expect(outboxFor(user.email)).toHaveLength(1);
+    expect(await outboxFor(user.email)).toHaveLength(1);
   });
 
   it('refuses a course that is not at 100% and records nothing', async () => {
@@ -151,7 +153,7 @@ describe('finishing a course', () => {
       lessons: 3,
       allDone: false,
     });
-    expect(courseProgress(courseId)).toEqual({ done: 1, total: 3, percent: 33 });
+    expect(await courseProgress(courseId)).toEqual({ done: 1, total: 3, percent: 33 });
 
     const response = await call(() =>
       finishApi.action({ request: post('/api/finish', cookie, { courseId }), params: {}, context }),
@@ -161,8 +163,8 @@ describe('finishing a course', () => {
       success: false,
       message: 'Finish every lesson of this course to get its certificate',
     });
-    expect(getCompletion(courseId)).toBeUndefined();
-    expect(outboxFor(user.email)).toHaveLength(0);
+    expect(await getCompletion(courseId)).toBeUndefined();
+    expect(await outboxFor(user.email)).toHaveLength(0);
 
     // The page sends the member back to the course instead.
     const page = await call(() =>
@@ -197,7 +199,7 @@ describe('finishing a course', () => {
       success: false,
       message: 'Course not found',
     });
-    expect(getCompletion(courseId)).toBeUndefined();
+    expect(await getCompletion(courseId)).toBeUndefined();
 
     for (const run of [
       () =>
@@ -215,7 +217,7 @@ describe('finishing a course', () => {
     ]) {
       expect((await call(run)).status).toBe(404);
     }
-    expect(getCompletion(courseId)).toBeUndefined();
+    expect(await getCompletion(courseId)).toBeUndefined();
 
     // Once the owner finishes, the other member still cannot see or download it.
     expect((await finishCourse(owner.user.id, courseId)).ok).toBe(true);
@@ -262,7 +264,7 @@ describe('finishing a course', () => {
 
     const failed = await finishCourse(user.id, courseId);
     expect(failed).toMatchObject({ ok: true, value: { created: true, emailed: false } });
-    const stored = getCompletion(courseId)!;
+    const stored = (await getCompletion(courseId))!;
     expect(stored.emailedAt).toBeNull();
 
     delete process.env.SMTP_URL;
@@ -270,9 +272,11 @@ describe('finishing a course', () => {
     resetEmailTransportForTests();
     const retried = await finishCourse(user.id, courseId);
     expect(retried).toMatchObject({ ok: true, value: { created: false, emailed: true } });
-    expect(getCompletion(courseId)!.completedAt.getTime()).toBe(stored.completedAt.getTime());
-    expect(getCompletion(courseId)!.emailedAt).toBeInstanceOf(Date);
-    expect(outboxFor(user.email)).toHaveLength(1);
+    expect((await getCompletion(courseId))!.completedAt.getTime()).toBe(
+      stored.completedAt.getTime(),
+    );
+    expect((await getCompletion(courseId))!.emailedAt).toBeInstanceOf(Date);
+    expect(await outboxFor(user.email)).toHaveLength(1);
   });
 });
 
@@ -304,10 +308,10 @@ describe('a certificate email that failed at finish time', () => {
     try {
       await worker.ready;
       const deadline = Date.now() + 30_000;
-      while (outboxFor(user.email).length === 0 && Date.now() < deadline)
+      while ((await outboxFor(user.email)).length === 0 && Date.now() < deadline)
         await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(getCompletion(courseId)?.emailedAt).toBeInstanceOf(Date);
-      const emails = outboxFor(user.email);
+      expect((await getCompletion(courseId))?.emailedAt).toBeInstanceOf(Date);
+      const emails = await outboxFor(user.email);
       expect(emails).toHaveLength(1);
       expect(emails[0]!.attachments[0]!.filename).toBe('certificate.png');
     } finally {
@@ -318,7 +322,7 @@ describe('a certificate email that failed at finish time', () => {
       ok: true,
       value: { emailed: false },
     });
-    expect(outboxFor(user.email)).toHaveLength(1);
+    expect(await outboxFor(user.email)).toHaveLength(1);
   });
 });
 
@@ -356,7 +360,7 @@ describe('the certificate page and image', () => {
         context,
       }),
     );
-    const completion = getCompletion(courseId)!;
+    const completion = (await getCompletion(courseId))!;
     await expect(after.json()).resolves.toMatchObject({
       state: 'finished',
       memberName: 'Alan Turing',
@@ -381,7 +385,7 @@ describe('the certificate page and image', () => {
     expect(decodePngSize(png)).toEqual({ width: 2000, height: 1414 });
 
     // The emailed attachment is the same image as the download.
-    const [email] = outboxFor(user.email);
+    const [email] = await outboxFor(user.email);
     expect(Buffer.from(email!.attachments[0]!.base64, 'base64').equals(png)).toBe(true);
   });
 });
@@ -411,8 +415,8 @@ describe('emailing a certificate on request', () => {
       success: true,
       message: 'Certificate sent to your email',
     });
-    expect(outboxFor('victim@example.com')).toHaveLength(0);
-    const emails = outboxFor(user.email);
+    expect(await outboxFor('victim@example.com')).toHaveLength(0);
+    const emails = await outboxFor(user.email);
     expect(emails).toHaveLength(2);
     expect(emails[1]!.html).not.toContain('evil.example');
     expect(emails[1]!.attachments[0]!.filename).toBe('certificate.png');
@@ -438,7 +442,7 @@ describe('emailing a certificate on request', () => {
       statuses.push(response.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-    expect(outboxFor(user.email)).toHaveLength(6);
+    expect(await outboxFor(user.email)).toHaveLength(6);
   });
 
   it("refuses a course that is not finished or is someone else's", async () => {
@@ -475,7 +479,7 @@ describe('emailing a certificate on request', () => {
       }),
     );
     expect(notOwned.status).toBe(404);
-    expect(outboxFor(other.user.email)).toHaveLength(0);
+    expect(await outboxFor(other.user.email)).toHaveLength(0);
   });
 });
 
@@ -508,7 +512,9 @@ describe('public verification', () => {
     expect(JSON.stringify(body)).not.toContain(user.email);
     expect(JSON.stringify(body)).not.toContain(user.id);
     // Typed back by hand, in lower case without dashes, it still matches.
-    expect(getCertificateByPublicId(id.toLowerCase().replace(/-/g, ''))?.certificateId).toBe(id);
+    expect(
+      (await getCertificateByPublicId(id.toLowerCase().replace(/-/g, '')))?.certificateId,
+    ).toBe(id);
   });
 
   it('answers an unknown certificate id with a 404', async () => {
@@ -522,6 +528,6 @@ describe('public verification', () => {
       );
       expect(response.status).toBe(404);
     }
-    expect(db().select().from(courseCompletions).all().length).toBeGreaterThan(0);
+    expect((await database().select().from(tables.courseCompletions)).length).toBeGreaterThan(0);
   });
 });

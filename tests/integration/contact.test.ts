@@ -1,9 +1,8 @@
 import type { AppLoadContext } from '@remix-run/node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contacts } from '../../db/schema';
 import { action as apiAction, loader as apiLoader } from '~/routes/api/api.contact';
 import { action as pageAction } from '~/routes/public/contact';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { waitForRedis } from '~/utils/redis.server';
 
 // The rate limit lives in Redis; fail-open would hide it, so wait for the connection.
@@ -44,23 +43,21 @@ async function postJson(body: unknown, ip: string) {
   };
 }
 
-const storedCount = () => db().select().from(contacts).all().length;
+const storedCount = async () => (await database().select().from(tables.contacts)).length;
 
 describe('POST /api/contact', () => {
   it('stores a valid message and answers success with a message', async () => {
-    const before = storedCount();
+    const before = await storedCount();
     const result = await postJson({ ...valid, fname: '  Ada  ' }, newIp());
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       success: true,
       message: 'Thank you! Your message has been sent.',
     });
-    expect(storedCount()).toBe(before + 1);
-    const row = db()
-      .select()
-      .from(contacts)
-      .all()
-      .find((r) => r.message === valid.msg);
+    expect(await storedCount()).toBe(before + 1);
+    const row = (await database().select().from(tables.contacts)).find(
+      (r) => r.message === valid.msg,
+    );
     expect(row).toMatchObject({
       firstName: 'Ada',
       lastName: 'Lovelace',
@@ -71,7 +68,7 @@ describe('POST /api/contact', () => {
   });
 
   it('requires every field, blank counting as missing', async () => {
-    const before = storedCount();
+    const before = await storedCount();
     for (const field of Object.keys(valid)) {
       const missing: Record<string, string> = { ...valid };
       delete missing[field];
@@ -97,11 +94,11 @@ describe('POST /api/contact', () => {
       status: 400,
       body: { message: REQUIRED },
     });
-    expect(storedCount()).toBe(before);
+    expect(await storedCount()).toBe(before);
   });
 
   it('rejects a malformed email or phone and over-long fields, storing nothing', async () => {
-    const before = storedCount();
+    const before = await storedCount();
     const cases: [Record<string, string>, string][] = [
       [{ email: 'not-an-email' }, 'Please enter a valid email address'],
       [{ email: 'a@b' }, 'Please enter a valid email address'],
@@ -119,7 +116,7 @@ describe('POST /api/contact', () => {
         body: { success: false, message },
       });
     }
-    expect(storedCount()).toBe(before);
+    expect(await storedCount()).toBe(before);
   });
 
   it('accepts the longest allowed values', async () => {
@@ -138,7 +135,7 @@ describe('POST /api/contact', () => {
 
   it('limits each address to five messages an hour, with a clear 429', async () => {
     const ip = newIp();
-    const before = storedCount();
+    const before = await storedCount();
     for (let i = 0; i < 5; i += 1) {
       const ok = await postJson({ ...valid, msg: `message ${i}` }, ip);
       expect(ok.status).toBe(200);
@@ -148,7 +145,7 @@ describe('POST /api/contact', () => {
     expect(refused.body.success).toBe(false);
     expect(refused.body.message).toMatch(/too many messages\. Please try again in \d+ minutes?\./);
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
-    expect(storedCount()).toBe(before + 5);
+    expect(await storedCount()).toBe(before + 5);
 
     // Another address is not affected.
     await expect(postJson(valid, newIp())).resolves.toMatchObject({ status: 200 });
@@ -189,12 +186,12 @@ describe('the /contact page action', () => {
   }
 
   it('stores a form submission', async () => {
-    const before = storedCount();
+    const before = await storedCount();
     const result = await postForm({ ...valid, msg: 'sent from the page' }, newIp());
     expect(result.status).toBe(200);
     expect(result.data).toMatchObject({ success: true });
     expect(result.data.fields).toBeUndefined();
-    expect(storedCount()).toBe(before + 1);
+    expect(await storedCount()).toBe(before + 1);
   });
 
   it('gives back the typed values with the message when something is missing', async () => {

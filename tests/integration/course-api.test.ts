@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { courses, outlines } from '../../db/schema';
 import * as apiCourse from '~/routes/api/api.course';
 import * as apiCourses from '~/routes/api/api.courses';
 import * as apiGenerate from '~/routes/api/api.generate';
@@ -25,7 +24,7 @@ import { createOutline, getOutline, storeOutlineResult } from '~/models/outlines
 import { createUser, type User } from '~/models/users.server';
 import { startOutline } from '~/services/course-generation.server';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { resetEnvForTests } from '~/utils/env.server';
 import { startVendorMocks } from '~/utils/mocks.server';
 
@@ -270,7 +269,9 @@ describe('/api/course, /api/courses and /api/update', () => {
       },
     });
     expect(tooMuch).toMatchObject({ status: 413, body: { message: COURSE_TOO_LARGE_MESSAGE } });
-    expect(db().select().from(courses).where(eq(courses.userId, user.id)).all()).toEqual([]);
+    expect(
+      await database().select().from(tables.courses).where(eq(tables.courses.userId, user.id)),
+    ).toEqual([]);
 
     const fits = await json(apiCourse, {
       path: '/api/course',
@@ -317,7 +318,9 @@ describe('/api/course, /api/courses and /api/update', () => {
       body: { content: blank(5, 6), type: 'text', mainTopic: 'AI' },
     });
     expect(tooMany).toMatchObject({ status: 403, body: { message: aiLessonLimitMessage(limit) } });
-    expect(db().select().from(courses).where(eq(courses.userId, free.user.id)).all()).toEqual([]);
+    expect(
+      await database().select().from(tables.courses).where(eq(tables.courses.userId, free.user.id)),
+    ).toEqual([]);
 
     const fits = await json(apiCourse, {
       path: '/api/course',
@@ -373,7 +376,9 @@ describe('/create and the outline status', () => {
       expect(result.init.status).toBe(403);
       expect(result.data.error).toBe('For paid members only');
     }
-    expect(db().select().from(outlines).where(eq(outlines.userId, user.id)).all()).toEqual([]);
+    expect(
+      await database().select().from(tables.outlines).where(eq(tables.outlines.userId, user.id)),
+    ).toEqual([]);
 
     const missing = new URLSearchParams({
       topic: 'Chess',
@@ -579,8 +584,9 @@ describe('the AI and media /api routes', () => {
         })),
       })),
     });
-    const ownCourses = () =>
-      db().select().from(courses).where(eq(courses.userId, user.id)).all().length;
+    const ownCourses = async () =>
+      (await database().select().from(tables.courses).where(eq(tables.courses.userId, user.id)))
+        .length;
 
     // 13 lessons to generate do not fit in 12: nothing is created, and nothing is used up.
     const tooBig = await json(apiCourse, {
@@ -590,7 +596,7 @@ describe('the AI and media /api routes', () => {
     });
     expect(tooBig.status).toBe(429);
     expect(tooBig.body.message).toMatch(/^Too many attempts/);
-    expect(ownCourses()).toBe(0);
+    expect(await ownCourses()).toBe(0);
 
     // 10 lessons cost 10 of the 12; lessons that come with theory cost nothing.
     const created = await json(apiCourse, {
@@ -606,7 +612,7 @@ describe('the AI and media /api routes', () => {
     });
     expect(free.status).toBe(200);
     expect([await generate(), await generate(), await generate()]).toEqual([200, 200, 429]);
-    expect(ownCourses()).toBe(2);
+    expect(await ownCourses()).toBe(2);
   });
 
   it('charge Generate Course the lesson count of the outline', async () => {
@@ -616,7 +622,7 @@ describe('the AI and media /api routes', () => {
     /** An outline of 5 topics with one lesson each, `doubled` of them with two. */
     const outlineWith = async (doubled: number) => {
       // Stored directly: the outline's own AI call is not what this test counts.
-      const outline = createOutline({
+      const outline = await createOutline({
         userId: user.id,
         mainTopic: 'Chess',
         subtopics: ['Openings'],
@@ -629,7 +635,7 @@ describe('the AI and media /api routes', () => {
           title: `Lesson ${t}.${l}`,
         })),
       }));
-      storeOutlineResult(outline.id, topics);
+      await storeOutlineResult(outline.id, topics);
       return outline.id;
     };
     const generateCourse = (outlineId: string) =>
@@ -650,8 +656,10 @@ describe('the AI and media /api routes', () => {
     expect(refused.data.error).toBe(
       'You have generated a lot of courses this hour. Please try again later.',
     );
-    expect(getOutline(large)!.courseId).toBeNull();
-    expect(db().select().from(courses).where(eq(courses.userId, user.id)).all()).toEqual([]);
+    expect((await getOutline(large))!.courseId).toBeNull();
+    expect(
+      await database().select().from(tables.courses).where(eq(tables.courses.userId, user.id)),
+    ).toEqual([]);
 
     // 7 lessons fit; opening the same outline again costs nothing more.
     const small = await outlineWith(2);

@@ -67,7 +67,11 @@ describe('GET /api/courses over HTTP', () => {
   it('compresses a list above a kilobyte for clients that accept gzip, and answers HEAD', async () => {
     const member = createMember(app.dataDir);
     for (let i = 0; i < 10; i += 1)
-      insertCourse(app.dataDir, member.id, { mainTopic: `Gzip ${i}`, lessons: 1, allDone: false });
+      insertCourse(app.dataDir, member.id, {
+        mainTopic: `Gzip ${i}`,
+        lessons: 1,
+        allDone: false,
+      });
     const cookie = `__session=${await sessionCookieValue(app.dataDir, member)}`;
     const url = `${app.baseURL}/api/courses`;
 

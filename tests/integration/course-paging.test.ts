@@ -32,19 +32,22 @@ async function member() {
  * Courses a millisecond apart at least, as a member's are: within one millisecond the order is
  * the ids' (random), and the expectations below are in order of creation.
  */
-function addCourses(userId: string, count: number, prefix: string): string[] {
-  return Array.from({ length: count }, (_, i) => {
+async function addCourses(userId: string, count: number, prefix: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1) {
     const previous = Date.now();
     while (Date.now() === previous) {
       // a millisecond passes
     }
-    return createCourseWithLessons({
+    const created = await createCourseWithLessons({
       userId,
       mainTopic: `${prefix} ${i}`,
       type: 'text',
       topics: [{ title: 'Only', lessons: [{ title: 'One', theory: '<p>x</p>' }] }],
-    }).course.id;
-  });
+    });
+    ids.push(created.course.id);
+  }
+  return ids;
 }
 
 async function list(path: string, cookie: string) {
@@ -84,12 +87,12 @@ const newestFirst = (records: Record_[]) =>
 describe('GET /api/courses pages', () => {
   it('covers every course exactly once, newest first, while courses are being created', async () => {
     const { user, cookie } = await member();
-    const older = addCourses(user.id, 7, 'Older');
+    const older = await addCourses(user.id, 7, 'Older');
 
     const first = await list('/api/courses?limit=3', cookie);
     expect(first.body.map((c: Record_) => c._id)).toEqual(older.slice(-3).reverse());
     // Created between two pages: newer than the cursor, so not on the pages after it.
-    const newer = addCourses(user.id, 2, 'Newer');
+    const newer = await addCourses(user.id, 2, 'Newer');
     const seen: string[] = first.body.map((c: Record_) => c._id);
     let cursor = first.headers.get('X-Next-Cursor');
     while (cursor) {
@@ -110,7 +113,7 @@ describe('GET /api/courses pages', () => {
 
   it('defaults to 100 (a normal member’s every course on one page), takes 1 to 100, and answers 400 with a message otherwise', async () => {
     const { user, cookie } = await member();
-    addCourses(user.id, 102, 'Many');
+    await addCourses(user.id, 102, 'Many');
     const byDefault = await list('/api/courses', cookie);
     expect(byDefault.body).toHaveLength(100);
     expect(byDefault.headers.get('X-Next-Cursor')).toBeTruthy();
@@ -133,12 +136,15 @@ describe('GET /api/courses pages', () => {
 
   it('ends a page early past its content budget, and the next page goes on from there', async () => {
     const { user } = await member();
-    const ids = addCourses(user.id, 3, 'Long');
+    const ids = await addCourses(user.id, 3, 'Long');
     // A budget smaller than one course: a page still holds one, then ends.
-    const first = courseRecordPage(user.id, { limit: 100, after: null }, 1);
+    const first = await courseRecordPage(user.id, { limit: 100, after: null }, 1);
     expect(first.records.map((record) => record._id)).toEqual([ids[2]]);
     expect(first.nextCursor).toBeTruthy();
-    const rest = courseRecordPage(user.id, { limit: 100, after: decodeCursor(first.nextCursor!) });
+    const rest = await courseRecordPage(user.id, {
+      limit: 100,
+      after: decodeCursor(first.nextCursor!),
+    });
     expect(rest.records.map((record) => record._id)).toEqual([ids[1], ids[0]]);
     expect(rest.nextCursor).toBeNull();
   });
@@ -161,8 +167,8 @@ describe('GET /api/courses pages', () => {
   it("never shows another member's courses, whatever the cursor", async () => {
     const alice = await member();
     const bob = await member();
-    const alices = addCourses(alice.user.id, 5, 'Alice');
-    const bobs = addCourses(bob.user.id, 3, 'Bob');
+    const alices = await addCourses(alice.user.id, 5, 'Alice');
+    const bobs = await addCourses(bob.user.id, 3, 'Bob');
     const aliceFirst = await list('/api/courses?limit=2', alice.cookie);
     const aliceCursor = aliceFirst.headers.get('X-Next-Cursor')!;
     // Alice's cursor in Bob's request pages Bob's own courses only.
@@ -188,7 +194,7 @@ describe('/home pages', () => {
 
   it('shows 24 cards, then the rest after the cursor', async () => {
     const { user, cookie } = await member();
-    const ids = addCourses(user.id, 30, 'Card').reverse();
+    const ids = (await addCourses(user.id, 30, 'Card')).reverse();
     const first = await home('/home', cookie);
     if (first instanceof Response) throw new Error(`answered ${first.status}`);
     expect(first.courses.map((c) => c.id)).toEqual(ids.slice(0, 24));

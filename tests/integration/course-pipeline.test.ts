@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lessons, outlines } from '../../db/schema';
 import { lessonQueue } from '~/queues/lesson.server';
 import { courseStatus, deleteCourse, type CourseStatus } from '~/models/courses.server';
 import { listLessonsOfCourse, updateLessonsFromClient } from '~/models/lessons.server';
@@ -12,7 +11,7 @@ import {
   startCourse,
   startOutline,
 } from '~/services/course-generation.server';
-import { db } from '~/utils/db.server';
+import { database, first, tables } from '~/utils/database.server';
 import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
 
 /**
@@ -33,10 +32,13 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((worker) => stopWorker(worker, 'SIGTERM')));
 });
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 45_000): Promise<T> {
+async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 45_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -73,7 +75,9 @@ async function generateCourse(user: User, subtopics = ['Closures']) {
     type: 'text',
   });
   if (!started.ok) throw new Error(started.message);
-  await waitFor(() => (getOutline(started.value.id)?.state === 'done' ? true : undefined));
+  await waitFor(async () =>
+    (await getOutline(started.value.id))?.state === 'done' ? true : undefined,
+  );
   const course = await startCourse(user, started.value.id);
   if (!course.ok) throw new Error(course.message);
   return course.value;
@@ -92,15 +96,17 @@ describe('course generation with the real worker', () => {
     const courseId = await generateCourse(await member());
 
     const seen = new Set<string>();
-    const status = await waitFor(() => {
-      const current = courseStatus(courseId);
-      const flaky = listLessonsOfCourse(courseId).find((l) => l.title === 'Closures by Example')!;
+    const status = await waitFor(async () => {
+      const current = await courseStatus(courseId);
+      const flaky = (await listLessonsOfCourse(courseId)).find(
+        (l) => l.title === 'Closures by Example',
+      )!;
       seen.add(`${flaky.state}:${flaky.attempts}`);
       return allReady(current);
     });
 
     expect(status.ready).toBe(10);
-    const rows = listLessonsOfCourse(courseId);
+    const rows = await listLessonsOfCourse(courseId);
     const flaky = rows.find((lesson) => lesson.title === 'Closures by Example')!;
     expect(flaky.attempts).toBe(3);
     expect(flaky.theory).toContain('Closures by Example');
@@ -122,8 +128,8 @@ describe('course generation with the real worker', () => {
     if (!started.ok) throw new Error(started.message);
 
     const states = new Set<string>();
-    const outline = await waitFor(() => {
-      const row = getOutline(started.value.id)!;
+    const outline = await waitFor(async () => {
+      const row = (await getOutline(started.value.id))!;
       states.add(row.state);
       // Until the outline is accepted, nothing of the malformed answers is stored.
       if (row.state !== 'done') expect(row.result).toBeNull();
@@ -147,15 +153,17 @@ describe('course generation with the real worker', () => {
       type: 'text',
     });
     if (!started.ok) throw new Error(started.message);
-    const row = await waitFor(() => {
-      const current = getOutline(started.value.id)!;
+    const row = await waitFor(async () => {
+      const current = (await getOutline(started.value.id))!;
       return current.attempts >= 4 ? current : undefined;
     });
     expect(row.state).toBe('retrying');
     expect(row.result).toBeNull();
     expect(row.lastError).toMatch(/AiOutputError/);
+    const { outlines } = tables;
     expect(
-      db().select().from(outlines).where(eq(outlines.id, started.value.id)).get()?.courseId,
+      (await first(database().select().from(outlines).where(eq(outlines.id, started.value.id))))
+        ?.courseId,
     ).toBeNull();
   });
 
@@ -171,13 +179,13 @@ describe('course generation with the real worker', () => {
     });
     if (!started.ok) throw new Error(started.message);
     const outlineId = started.value.id;
-    expect(outlineStatus(getOutline(outlineId)!).unusable).toBe(false);
-    const failing = await waitFor(() => {
-      const row = getOutline(outlineId)!;
+    expect((await outlineStatus((await getOutline(outlineId))!)).unusable).toBe(false);
+    const failing = await waitFor(async () => {
+      const row = (await getOutline(outlineId))!;
       return row.attempts >= UNUSABLE_NOTICE_AFTER ? row : undefined;
     });
     expect(failing.failureKind).toBe('unusable');
-    expect(outlineStatus(failing).unusable).toBe(true);
+    expect((await outlineStatus(failing)).unusable).toBe(true);
 
     const cancelled = await cancelOutlineOf(user, outlineId);
     expect(cancelled.ok && cancelled.value.state).toBe('cancelled');
@@ -190,7 +198,7 @@ describe('course generation with the real worker', () => {
     const tries = triesAt(worker.output());
     await new Promise((resolve) => setTimeout(resolve, 4_000));
     expect(triesAt(worker.output())).toBe(tries);
-    expect(getOutline(outlineId)).toMatchObject({ state: 'cancelled', result: null });
+    expect(await getOutline(outlineId)).toMatchObject({ state: 'cancelled', result: null });
     // Someone else's outline cannot be cancelled.
     expect(await cancelOutlineOf(await member(), outlineId)).toMatchObject({
       ok: false,
@@ -210,17 +218,19 @@ describe('course generation with the real worker', () => {
     });
     if (!started.ok) throw new Error(started.message);
     const outlineId = started.value.id;
-    await waitFor(() => (outlineStatus(getOutline(outlineId)!).unusable ? true : undefined));
+    await waitFor(async () =>
+      (await outlineStatus((await getOutline(outlineId))!)).unusable ? true : undefined,
+    );
 
     const retitled = await retitleOutlineOf(user, outlineId, 'Logic Programming');
     expect(retitled.ok && retitled.value).toMatchObject({ attempts: 0, state: 'queued' });
-    const done = await waitFor(() => {
-      const row = getOutline(outlineId)!;
+    const done = await waitFor(async () => {
+      const row = (await getOutline(outlineId))!;
       return row.state === 'done' ? row : undefined;
     });
     expect(done.mainTopic).toBe('Logic Programming');
     expect(done.result).toHaveLength(5);
-    expect(outlineStatus(done).unusable).toBe(false);
+    expect((await outlineStatus(done)).unusable).toBe(false);
   });
 
   it('does every lesson exactly once when the worker is killed mid-lesson', async () => {
@@ -234,24 +244,28 @@ describe('course generation with the real worker', () => {
       type: 'text',
     });
     if (!started.ok) throw new Error(started.message);
-    await waitFor(() => (getOutline(started.value.id)?.state === 'done' ? true : undefined));
+    await waitFor(async () =>
+      (await getOutline(started.value.id))?.state === 'done' ? true : undefined,
+    );
     const course = await startCourse(user, started.value.id);
     if (!course.ok) throw new Error(course.message);
     const courseId = course.value;
 
     // Every lesson has started (the AI takes 2.5 s for each) when the worker dies.
-    await waitFor(() =>
-      listLessonsOfCourse(courseId).every((lesson) => lesson.state !== 'queued') ? true : undefined,
+    await waitFor(async () =>
+      (await listLessonsOfCourse(courseId)).every((lesson) => lesson.state !== 'queued')
+        ? true
+        : undefined,
     );
     await stopWorker(first, 'SIGKILL');
-    expect(courseStatus(courseId).ready).toBeLessThan(10);
+    expect((await courseStatus(courseId)).ready).toBeLessThan(10);
     // 'exit' can come before the last output is read: wait for the pipes to close too.
     if (first.child.stdout && !first.child.stdout.closed)
       await new Promise((resolve) => first.child.once('close', resolve));
 
     const second = startWorker();
     await second.ready;
-    const status = await waitFor(() => allReady(courseStatus(courseId)));
+    const status = await waitFor(async () => allReady(await courseStatus(courseId)));
     expect(status.ready).toBe(10);
     // Every 'lesson.stored' line of the second worker is out before its lesson is ready.
     await waitFor(
@@ -262,7 +276,7 @@ describe('course generation with the real worker', () => {
       10_000,
     ).catch(() => undefined);
 
-    const rows = listLessonsOfCourse(courseId);
+    const rows = await listLessonsOfCourse(courseId);
     expect(rows).toHaveLength(10);
     const stored = [
       ...(first.output() + second.output()).matchAll(/"event":"lesson.stored"[^\n]*/g),
@@ -281,14 +295,16 @@ describe('course generation with the real worker', () => {
     const courseId = await generateCourse(await member());
 
     // While the jobs run, the learner marks every lesson done: a different column of the same rows.
-    await waitFor(() =>
-      listLessonsOfCourse(courseId).some((lesson) => lesson.state === 'running') ? true : undefined,
+    await waitFor(async () =>
+      (await listLessonsOfCourse(courseId)).some((lesson) => lesson.state === 'running')
+        ? true
+        : undefined,
     );
-    for (const lesson of listLessonsOfCourse(courseId))
-      updateLessonsFromClient([{ lessonId: lesson.id, done: true }]);
+    for (const lesson of await listLessonsOfCourse(courseId))
+      await updateLessonsFromClient([{ lessonId: lesson.id, done: true }]);
 
-    await waitFor(() => allReady(courseStatus(courseId)));
-    const rows = listLessonsOfCourse(courseId);
+    await waitFor(async () => allReady(await courseStatus(courseId)));
+    const rows = await listLessonsOfCourse(courseId);
     expect(rows).toHaveLength(10);
     const finishedAt = rows.map((lesson) => lesson.generatedAt!.getTime());
     // One after the other they would take 10 x 1.5 s; in parallel they finish together.
@@ -299,8 +315,12 @@ describe('course generation with the real worker', () => {
       expect(lesson.done).toBe(true);
       expect(lesson.state).toBe('done');
     }
+    const { lessons } = tables;
     expect(
-      db().select({ id: lessons.id }).from(lessons).where(eq(lessons.courseId, courseId)).all(),
+      await database()
+        .select({ id: lessons.id })
+        .from(lessons)
+        .where(eq(lessons.courseId, courseId)),
     ).toHaveLength(10);
   });
 
@@ -308,11 +328,13 @@ describe('course generation with the real worker', () => {
     const worker = startWorker({ MOCK_AI_LATENCY_MS: '400', LESSON_CONCURRENCY: '1' });
     await worker.ready;
     const courseId = await generateCourse(await member());
-    const ids = listLessonsOfCourse(courseId).map((lesson) => lesson.id);
-    await waitFor(() =>
-      listLessonsOfCourse(courseId).some((lesson) => lesson.state === 'done') ? true : undefined,
+    const ids = (await listLessonsOfCourse(courseId)).map((lesson) => lesson.id);
+    await waitFor(async () =>
+      (await listLessonsOfCourse(courseId)).some((lesson) => lesson.state === 'done')
+        ? true
+        : undefined,
     );
-    deleteCourse(courseId);
+    await deleteCourse(courseId);
 
     const jobs = await Promise.all(
       ids.map((id) => lessonQueue.findJob({ lessonId: id, courseId })),

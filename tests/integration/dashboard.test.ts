@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { courses } from '../../db/schema';
 import { createUser } from '~/models/users.server';
 import { loader } from '~/routes/admin/dashboard';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 
 async function open(cookieHeader: string | null) {
   const request = new Request('http://localhost/dashboard', {
@@ -30,14 +29,13 @@ describe('the admin dashboard', () => {
       password: 'password-123',
       plan: 'monthly',
     });
-    db()
-      .insert(courses)
+    await database()
+      .insert(tables.courses)
       .values([
         { id: 'c1', userId: member.id, mainTopic: 'Go', type: 'text' },
         { id: 'c2', userId: member.id, mainTopic: 'Rust', type: 'video' },
         { id: 'c3', userId: admin.id, mainTopic: 'Zig', type: 'text' },
-      ])
-      .run();
+      ]);
 
     await expect(open(await createSession(admin.id))).resolves.toMatchObject({
       users: 2,

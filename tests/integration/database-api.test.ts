@@ -536,6 +536,9 @@ describe('the process database', () => {
     process.env.SESSION_SECRET = 'a-session-secret-of-at-least-32-characters';
     process.env.DATABASE_POOL_SIZE = '3';
     resetEnvForTests();
+    // The process keeps the database it opened until it is closed: the next use opens anew.
+    expect(databaseDialect()).toBe('sqlite');
+    await closeDatabase();
     expect(databaseDialect()).toBe('postgres');
     expect(is(tables.users, PgTable)).toBe(true);
     await database().insert(tables.contacts).values({

@@ -33,9 +33,15 @@ async function finishedCourses(count: number) {
     password: 'a-long-password',
   });
   const cookie = (await createSession(user.id)).split(';')[0]!;
-  const ids = Array.from({ length: count }, (_, i) =>
-    insertCourse(env().DATA_DIR, user.id, { mainTopic: `Course ${i}`, lessons: 2, allDone: true }),
-  );
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1)
+    ids.push(
+      insertCourse(env().DATA_DIR, user.id, {
+        mainTopic: `Course ${i}`,
+        lessons: 2,
+        allDone: true,
+      }),
+    );
   const finish = (courseId: string) =>
     finishApi.action({
       request: new Request('http://localhost/api/finish', {
@@ -49,7 +55,10 @@ async function finishedCourses(count: number) {
   return { ids, finish };
 }
 
-describe('a database another process is writing to', () => {
+// SQLite's write lock between processes: PostgreSQL (DATABASE_URL) has no such lock to test.
+const onSqlite = env().DATABASE_URL === undefined;
+
+describe.runIf(onSqlite)('a database another process is writing to', () => {
   it('finishes courses while another process commits all the time, never answering 500', async () => {
     const { ids, finish } = await finishedCourses(30);
     await otherWriter('churn', 4_000);

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mailQueue, outboxEmails, receipts } from '../../db/schema';
 import { getQueuedMail, queueMail } from '~/models/mail-queue.server';
 import { createPendingSubscription, recordActivePayment } from '~/models/subscriptions.server';
 import { createUser } from '~/models/users.server';
@@ -9,7 +8,7 @@ import { newId } from '~/utils/ids.server';
 import { welcomeEmail } from '~/services/email-templates.server';
 import { dispatchMail } from '~/services/mail.server';
 import { resetEmailTransportForTests } from '~/services/vendors/mailer.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { resetEnvForTests } from '~/utils/env.server';
 import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
 
@@ -22,12 +21,14 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((worker) => stopWorker(worker)));
 });
 
-const outboxTo = (to: string) =>
-  db().select().from(outboxEmails).where(eq(outboxEmails.to, to)).all();
+const outboxTo = (to: string) => {
+  const { outboxEmails } = tables;
+  return database().select().from(outboxEmails).where(eq(outboxEmails.to, to));
+};
 
-async function waitFor(probe: () => boolean, timeoutMs = 30_000) {
+async function waitFor(probe: () => Promise<boolean>, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
+  while (!(await probe())) {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -39,23 +40,23 @@ describe('the mail queue', () => {
     // What sign-up commits: the account and its welcome mail, in one transaction; then the
     // web process dies before it sends anything.
     let mailId = '';
-    await createUser({ email, name: 'Crash Member', password: 'a-long-password' }, (user) => {
-      mailId = queueMail({ to: user.email, ...welcomeEmail(user.name) });
+    await createUser({ email, name: 'Crash Member', password: 'a-long-password' }, async (user) => {
+      mailId = await queueMail({ to: user.email, ...welcomeEmail(user.name) });
     });
-    expect(outboxTo(email)).toHaveLength(0);
+    expect(await outboxTo(email)).toHaveLength(0);
     // Past the grace the queuing process had to send it.
-    db()
+    const { mailQueue } = tables;
+    await database()
       .update(mailQueue)
       .set({ createdAt: new Date(Date.now() - 5 * 60_000) })
-      .where(eq(mailQueue.id, mailId))
-      .run();
+      .where(eq(mailQueue.id, mailId));
 
     const worker = spawnWorker();
     workers.push(worker);
     await worker.ready;
-    await waitFor(() => outboxTo(email).length === 1);
-    expect(outboxTo(email)[0]!.subject).toBe(welcomeEmail('Crash Member').subject);
-    const row = getQueuedMail(mailId)!;
+    await waitFor(async () => (await outboxTo(email)).length === 1);
+    expect((await outboxTo(email))[0]!.subject).toBe(welcomeEmail('Crash Member').subject);
+    const row = (await getQueuedMail(mailId))!;
     expect(row.sentAt).toBeInstanceOf(Date);
     expect(row.html).toBe(''); // a sent body is not kept
   });
@@ -65,9 +66,9 @@ describe('the mail queue', () => {
     resetEnvForTests();
     resetEmailTransportForTests();
     const email = `refused-${Date.now()}@example.com`;
-    const mailId = queueMail({ to: email, subject: 'Welcome', html: '<p>Hi</p>' });
+    const mailId = await queueMail({ to: email, subject: 'Welcome', html: '<p>Hi</p>' });
     await dispatchMail(mailId);
-    const row = getQueuedMail(mailId)!;
+    const row = (await getQueuedMail(mailId))!;
     expect(row.sentAt).toBeNull();
     expect(row.attempts).toBe(1);
     expect(row.lastError).toMatch(/ECONNREFUSED/);
@@ -79,7 +80,7 @@ describe('the mail queue', () => {
       name: 'Paying Member',
       password: 'a-long-password',
     });
-    const subscription = createPendingSubscription({
+    const subscription = await createPendingSubscription({
       id: newId(),
       userId: member.id,
       provider: 'paypal',
@@ -96,7 +97,7 @@ describe('the mail queue', () => {
         country: 'DE',
       },
     });
-    const { receipt } = recordActivePayment(
+    const { receipt } = await recordActivePayment(
       subscription.id,
       {
         status: 'active',
@@ -108,18 +109,18 @@ describe('the mail queue', () => {
       { key: 'payment-1', amountCents: 800, currency: 'USD', paidAt: new Date() },
     );
     // Claimed for sending 20 minutes ago by a process that then died: never sent.
-    db()
+    const { receipts } = tables;
+    await database()
       .update(receipts)
       .set({
         emailClaimedAt: new Date(Date.now() - 20 * 60_000),
         createdAt: new Date(Date.now() - 21 * 60_000),
       })
-      .where(eq(receipts.number, receipt!.number))
-      .run();
-    expect(outboxTo(member.email)).toHaveLength(0);
+      .where(eq(receipts.number, receipt!.number));
+    expect(await outboxTo(member.email)).toHaveLength(0);
 
     expect((await sweepLostWork()).receipts).toBe(1);
-    const mails = outboxTo(member.email);
+    const mails = await outboxTo(member.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toMatch(/receipt #\d{6}/);
     expect((await sweepLostWork()).receipts).toBe(0); // once

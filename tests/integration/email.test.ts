@@ -1,12 +1,11 @@
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { outboxEmails } from '../../db/schema';
 import {
   emailDelivery,
   resetEmailTransportForTests,
   sendEmail,
 } from '~/services/vendors/mailer.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { resetEnvForTests } from '~/utils/env.server';
 import { freePort } from '../../scripts/lib/system';
 
@@ -27,7 +26,7 @@ describe('the email service', () => {
       attachments: [{ filename: 'a.txt', contentType: 'text/plain', content: Buffer.from('hi') }],
     });
     expect(sent).toBe(true);
-    const [stored] = db().select().from(outboxEmails).all();
+    const [stored] = await database().select().from(tables.outboxEmails);
     expect(stored).toMatchObject({
       to: 'member@example.com',
       subject: 'Welcome to CourseGen',
@@ -57,7 +56,7 @@ describe('the email service', () => {
       resetEnvForTests();
       resetEmailTransportForTests();
       expect(emailDelivery()).toBe('smtp');
-      const before = db().select().from(outboxEmails).all().length;
+      const before = (await database().select().from(tables.outboxEmails)).length;
 
       await expect(
         sendEmail({
@@ -70,7 +69,7 @@ describe('the email service', () => {
       expect(received).toHaveLength(1);
       expect(received[0]).toContain('Subject: Reset your password');
       expect(received[0]).toContain('To: someone@example.com');
-      expect(db().select().from(outboxEmails).all()).toHaveLength(before);
+      expect(await database().select().from(tables.outboxEmails)).toHaveLength(before);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

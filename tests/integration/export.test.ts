@@ -47,9 +47,9 @@ async function member() {
   return { user, cookie };
 }
 
-function course(userId: string, language = 'en', title = 'Graph Algorithms Explained') {
+async function course(userId: string, language = 'en', title = 'Graph Algorithms Explained') {
   const word = language === 'hi' ? 'पाठ' : 'Lesson';
-  return createCourseWithLessons({
+  const created = await createCourseWithLessons({
     userId,
     mainTopic: title,
     type: 'text',
@@ -69,7 +69,8 @@ function course(userId: string, language = 'en', title = 'Graph Algorithms Expla
         imageUrl: '/images/demo/photo-1.png',
       })),
     })),
-  }).course;
+  });
+  return created.course;
 }
 
 async function get(
@@ -107,7 +108,7 @@ describe('course export', () => {
   it("answers 404 for another member's course and for no course", async () => {
     const owner = await member();
     const other = await member();
-    const { id } = course(owner.user.id);
+    const { id } = await course(owner.user.id);
     for (const [route, format] of [
       [markdownRoute, 'md'],
       [pdfRoute, 'pdf'],
@@ -119,7 +120,7 @@ describe('course export', () => {
 
   it('downloads the Markdown with the title, every lesson title and image links', async () => {
     const owner = await member();
-    const { id } = course(owner.user.id);
+    const { id } = await course(owner.user.id);
     const response = await get(markdownRoute, 'md', id, owner.cookie);
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toContain('text/markdown');
@@ -143,7 +144,7 @@ describe('course export', () => {
 
   it("adds the member's own notes only when asked (?notes=1)", async () => {
     const owner = await member();
-    const created = createCourseWithLessons({
+    const created = await createCourseWithLessons({
       userId: owner.user.id,
       mainTopic: 'Graph Search',
       type: 'text',
@@ -168,7 +169,7 @@ describe('course export', () => {
 
   it('renders a PDF with the title, every lesson title and embedded images; a failed image is a link', async () => {
     const owner = await member();
-    const { id } = course(owner.user.id);
+    const { id } = await course(owner.user.id);
     served.length = 0;
     const response = await get(pdfRoute, 'pdf', id, owner.cookie);
     expect(response.status).toBe(200);
@@ -194,7 +195,7 @@ describe('course export', () => {
 
   it('embeds the Noto font of the course language (Hindi)', async () => {
     const owner = await member();
-    const { id } = course(owner.user.id, 'hi', 'एल्गोरिदम का परिचय');
+    const { id } = await course(owner.user.id, 'hi', 'एल्गोरिदम का परिचय');
     const response = await get(pdfRoute, 'pdf', id, owner.cookie);
     expect(response.status).toBe(200);
     // A title without Latin letters gets the generic file name.
@@ -208,19 +209,19 @@ describe('course export', () => {
 
   it('embeds the Arabic Noto font for an Arabic course', async () => {
     const owner = await member();
-    const { id } = course(owner.user.id, 'ar', 'مقدمة في الخوارزميات');
+    const { id } = await course(owner.user.id, 'ar', 'مقدمة في الخوارزميات');
     const bytes = Buffer.from(await (await get(pdfRoute, 'pdf', id, owner.cookie)).arrayBuffer());
     expect(bytes.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansArabic/);
   });
 });
 
 /** A course whose PDF is a few hundred milliseconds of drawing: 6 topics of 5 long lessons. */
-function largeCourse(userId: string) {
+async function largeCourse(userId: string) {
   const paragraph =
     '<p>Dijkstra’s algorithm keeps a priority queue of tentative distances and settles the closest ' +
     'vertex first; every edge out of it is relaxed once, which is why negative weights break it ' +
     'and why a binary heap gives O((V + E) log V).</p>';
-  return createCourseWithLessons({
+  const created = await createCourseWithLessons({
     userId,
     mainTopic: 'A Very Long Course',
     type: 'text',
@@ -233,11 +234,12 @@ function largeCourse(userId: string) {
         imageUrl: null,
       })),
     })),
-  }).course;
+  });
+  return created.course;
 }
 
-function smallCourse(userId: string) {
-  return createCourseWithLessons({
+async function smallCourse(userId: string) {
+  const created = await createCourseWithLessons({
     userId,
     mainTopic: 'A Short Course',
     type: 'text',
@@ -245,7 +247,8 @@ function smallCourse(userId: string) {
     topics: [
       { title: 'Topic', lessons: [{ title: 'Lesson', theory: '<p>Short.</p>', imageUrl: null }] },
     ],
-  }).course;
+  });
+  return created.course;
 }
 
 async function timedPdf(courseId: string, cookie: string) {
@@ -259,8 +262,8 @@ describe('PDF exports shared between members (issue 31, item 6)', () => {
   it("refuses a member's third PDF at once, and another member's small PDF waits for at most one large one", async () => {
     const heavy = await member();
     const light = await member();
-    const large = largeCourse(heavy.user.id);
-    const small = smallCourse(light.user.id);
+    const large = await largeCourse(heavy.user.id);
+    const small = await smallCourse(light.user.id);
     // Warm up the PDF thread, then the baseline: one large export alone.
     expect((await timedPdf(small.id, light.cookie)).status).toBe(200);
     const alone = await timedPdf(large.id, heavy.cookie);
@@ -294,9 +297,9 @@ describe('PDF exports shared between members (issue 31, item 6)', () => {
     const first = await member();
     const second = await member();
     const light = await member();
-    const largeA = largeCourse(first.user.id);
-    const largeB = largeCourse(second.user.id);
-    const small = smallCourse(light.user.id);
+    const largeA = await largeCourse(first.user.id);
+    const largeB = await largeCourse(second.user.id);
+    const small = await smallCourse(light.user.id);
     const finished: string[] = [];
     const exportAs = (label: string, courseId: string, cookie: string) =>
       timedPdf(courseId, cookie).then((result) => {

@@ -1,13 +1,12 @@
 import type { Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema';
 import { createCourseWithLessons } from '~/models/courses.server';
 import { getUserById } from '~/models/users.server';
 import { lessonQueue } from '~/queues/lesson.server';
 import { quizQueue } from '~/queues/quiz.server';
 import { createCourseFromContent } from '~/services/course-generation.server';
 import { sweepLostWork } from '~/services/work-sweeper.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { newId } from '~/utils/ids.server';
 import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
 
@@ -25,13 +24,31 @@ afterEach(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function member() {
+async function member() {
   const id = newId();
-  db()
-    .insert(users)
-    .values({ id, email: `${id}@test`, name: 'Member', passwordHash: 'x' })
-    .run();
-  return getUserById(id)!;
+  await database()
+    .insert(tables.users)
+    .values({ id, email: `${id}@test`, name: 'Member', passwordHash: 'x' });
+  return (await getUserById(id))!;
+}
+
+/** `count` courses of `topics` for the member, one after the other; their ids. */
+async function storedCourses(
+  userId: string,
+  count: number,
+  topics: Parameters<typeof createCourseWithLessons>[0]['topics'],
+) {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const created = await createCourseWithLessons({
+      userId,
+      mainTopic: 'Knots',
+      type: 'text',
+      topics,
+    });
+    ids.push(created.course.id);
+  }
+  return ids;
 }
 
 /** Four topics of one written lesson each: a course that owes four topic quizzes and an exam. */
@@ -42,7 +59,7 @@ const TOPICS = Array.from({ length: 4 }, (_, i) => ({
 const QUIZZES_PER_COURSE = TOPICS.length + 1;
 
 /** A member's course as Generate Course or the API makes it: its quizzes enqueued at once. */
-async function freshCourse(user: ReturnType<typeof member>) {
+async function freshCourse(user: Awaited<ReturnType<typeof member>>) {
   const created = await createCourseFromContent(user, {
     mainTopic: 'Sailing',
     type: 'text',
@@ -83,20 +100,11 @@ function startWorker() {
 describe("a member's new course", () => {
   it('does not wait behind quizzes the sweep gives jobs again after a restore', async () => {
     // A restored backup: courses whose quizzes were never written, and no jobs for them.
-    const restored = member();
-    const backlog = Array.from(
-      { length: 8 },
-      () =>
-        createCourseWithLessons({
-          userId: restored.id,
-          mainTopic: 'Knots',
-          type: 'text',
-          topics: TOPICS,
-        }).course.id,
-    );
+    const restored = await member();
+    const backlog = await storedCourses(restored.id, 8, TOPICS);
     const swept = await sweepLostWork();
     expect(swept.quizzes).toBe(backlog.length * QUIZZES_PER_COURSE);
-    const fresh = await freshCourse(member());
+    const fresh = await freshCourse(await member());
 
     await startWorker().ready;
     const jobs = await finishedQuizJobs(fresh);
@@ -107,10 +115,10 @@ describe("a member's new course", () => {
   });
 
   it("takes turns with another member's quizzes enqueued a moment before", async () => {
-    const busy = member();
+    const busy = await member();
     const backlog: string[] = [];
     for (let i = 0; i < 8; i += 1) backlog.push(await freshCourse(busy));
-    const fresh = await freshCourse(member());
+    const fresh = await freshCourse(await member());
 
     await startWorker().ready;
     const jobs = await finishedQuizJobs(fresh);
@@ -121,25 +129,14 @@ describe("a member's new course", () => {
   });
 
   it("has its lessons queued before a restored backlog's, whatever their place in the course", async () => {
-    const restored = member();
+    const restored = await member();
     const unwritten = TOPICS.map((topic) => ({
       title: topic.title,
       lessons: [{ title: 'A' }, { title: 'B' }, { title: 'C' }],
     }));
-    const backlog = new Set(
-      Array.from(
-        { length: 3 },
-        () =>
-          createCourseWithLessons({
-            userId: restored.id,
-            mainTopic: 'Knots',
-            type: 'text',
-            topics: unwritten,
-          }).course.id,
-      ),
-    );
+    const backlog = new Set(await storedCourses(restored.id, 3, unwritten));
     await sweepLostWork();
-    const other = member();
+    const other = await member();
     other.plan = 'monthly'; // room for twelve AI lessons
     const created = await createCourseFromContent(other, {
       mainTopic: 'Sailing',

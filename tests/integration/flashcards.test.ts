@@ -1,12 +1,6 @@
 import { and, eq, getTableColumns } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  flashcardDecks,
-  flashcardReviews,
-  flashcards,
-  flashcardSchedules,
-  lessons,
-} from '../../db/schema';
+import type { flashcards } from '../../db/schema';
 import {
   ALREADY_GRADED_MESSAGE,
   ANSWER_LENGTH_MESSAGE,
@@ -22,6 +16,7 @@ import {
   createMember,
   sessionCookieValue,
 } from '../support/members';
+import { tables } from '~/utils/database.server';
 
 /**
  * Flashcards over real HTTP, through the production server with its own worker in demo mode
@@ -45,7 +40,8 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const db = () => appDatabase(app.dataDir);
+// The running app's own database (tests/support/members.ts), queried through `tables`.
+const appDb = () => appDatabase(app.dataDir);
 
 async function member() {
   const created = createMember(app.dataDir);
@@ -87,32 +83,44 @@ async function createCourse(cookie: string, subtopics = ['Planets', 'Moons']) {
   return ((await response.json()) as { courseId: string }).courseId;
 }
 
-const decksOf = (courseId: string) =>
-  db().select().from(flashcardDecks).where(eq(flashcardDecks.courseId, courseId)).all();
+const decksOf = async (courseId: string) =>
+  await appDb()
+    .select()
+    .from(tables.flashcardDecks)
+    .where(eq(tables.flashcardDecks.courseId, courseId));
 /** A course's cards in the order it teaches them (decks are written in parallel, in any order). */
-const cardsOf = (courseId: string) =>
-  db()
-    .select(getTableColumns(flashcards))
-    .from(flashcards)
-    .innerJoin(lessons, eq(lessons.id, flashcards.lessonId))
-    .where(eq(flashcards.courseId, courseId))
-    .orderBy(lessons.ordinal, flashcards.position)
-    .all();
-const scheduleOf = (cardId: number) =>
-  db().select().from(flashcardSchedules).where(eq(flashcardSchedules.cardId, cardId)).get()!;
+const cardsOf = async (courseId: string) =>
+  await appDb()
+    .select(getTableColumns(tables.flashcards))
+    .from(tables.flashcards)
+    .innerJoin(tables.lessons, eq(tables.lessons.id, tables.flashcards.lessonId))
+    .where(eq(tables.flashcards.courseId, courseId))
+    .orderBy(tables.lessons.ordinal, tables.flashcards.position);
+const scheduleOf = async (cardId: number) =>
+  (
+    await appDb()
+      .select()
+      .from(tables.flashcardSchedules)
+      .where(eq(tables.flashcardSchedules.cardId, cardId))
+  )[0]!;
+const cardById = async (cardId: number) =>
+  (await appDb().select().from(tables.flashcards).where(eq(tables.flashcards.id, cardId)))[0];
 
-async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 45_000): Promise<T> {
+async function waitFor<T>(
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 45_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out:\n${app.output().slice(-3000)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
-const decksWritten = (courseId: string, count: number) => () => {
-  const decks = decksOf(courseId);
+const decksWritten = (courseId: string, count: number) => async () => {
+  const decks = await decksOf(courseId);
   return decks.length === count && decks.every((deck) => deck.state === 'done') && decks;
 };
 
@@ -138,13 +146,13 @@ describe('flashcards', () => {
       expect(deck.lastError).toBeNull();
     }
     expect(app.output()).toContain('flashcards.try_failed');
-    const cards = cardsOf(courseId);
+    const cards = await cardsOf(courseId);
     expect(cards).toHaveLength(6);
     for (const card of cards) {
       expect(card.question).toMatch(/\?$/);
       expect(card.answer.split(' ').length).toBeLessThanOrEqual(15);
       // Each card has its member's schedule, new and due at once.
-      expect(scheduleOf(card.id)).toMatchObject({ userId: owner.id, state: 0, reps: 0 });
+      expect(await scheduleOf(card.id)).toMatchObject({ userId: owner.id, state: 0, reps: 0 });
     }
     // The hour's one AI call is still there to spend: the decks did not use it.
     const oneLesson = await fetch(`${app.baseURL}/api/course`, {
@@ -172,12 +180,11 @@ describe('flashcards', () => {
   it('shows cards of studied lessons only, counts them on /home and the course view', async () => {
     const before = await text(await get('/review', owner.cookie));
     expect(dueToday(before)).toBe(0);
-    const [first] = db()
-      .select({ id: lessons.id })
-      .from(lessons)
-      .where(eq(lessons.courseId, courseId))
-      .orderBy(lessons.ordinal)
-      .all();
+    const [first] = await appDb()
+      .select({ id: tables.lessons.id })
+      .from(tables.lessons)
+      .where(eq(tables.lessons.courseId, courseId))
+      .orderBy(tables.lessons.ordinal);
     const opened = await post(`/course/${courseId}`, owner.cookie, {
       intent: 'open',
       lessonId: String(first!.id),
@@ -185,7 +192,7 @@ describe('flashcards', () => {
     expect(opened.status).toBe(302);
     const review = await text(await get('/review', owner.cookie));
     expect(dueToday(review)).toBe(3);
-    expect(review).toContain(cardsOf(courseId)[0]!.question.replace(/"/g, '&quot;'));
+    expect(review).toContain((await cardsOf(courseId))[0]!.question.replace(/"/g, '&quot;'));
     expect(await text(await get('/home', owner.cookie))).toMatch(
       /Flashcards due today: <strong data-testid="cards-due-count">3</,
     );
@@ -195,14 +202,14 @@ describe('flashcards', () => {
   });
 
   it('grades through FSRS on the clock it is given, logging each review', async () => {
-    const card = cardsOf(courseId)[0]!;
+    const card = (await cardsOf(courseId))[0]!;
     const graded = await post('/review', owner.cookie, {
       cardId: String(card.id),
       rating: 'again',
       reps: '0',
     });
     expect(graded.status).toBe(200);
-    const schedule = scheduleOf(card.id);
+    const schedule = await scheduleOf(card.id);
     expect(schedule).toMatchObject({ reps: 1, state: 2, scheduledDays: 1 });
     const page = await text(await get('/review', owner.cookie));
     expect([dueToday(page), dueTomorrow(page)]).toEqual([2, 1]);
@@ -217,12 +224,11 @@ describe('flashcards', () => {
       now: tomorrow,
     });
     expect(again.status).toBe(200);
-    expect(scheduleOf(card.id).lastReview?.toISOString()).toBe(tomorrow);
-    const log = db()
+    expect((await scheduleOf(card.id)).lastReview?.toISOString()).toBe(tomorrow);
+    const log = await appDb()
       .select()
-      .from(flashcardReviews)
-      .where(eq(flashcardReviews.cardId, card.id))
-      .all();
+      .from(tables.flashcardReviews)
+      .where(eq(tables.flashcardReviews.cardId, card.id));
     expect(log.map((review) => [review.rating, review.state, review.elapsedDays])).toEqual([
       [1, 0, 0],
       [3, 2, 1],
@@ -230,7 +236,7 @@ describe('flashcards', () => {
   });
 
   it('answers bad grades and edits with 400 or 409 and a message, changing nothing', async () => {
-    const [card, other] = cardsOf(courseId).slice(1, 3);
+    const [card, other] = (await cardsOf(courseId)).slice(1, 3);
     const grade = (fields: Record<string, string>) =>
       post('/review', owner.cookie, { cardId: String(card!.id), ...fields });
     const badRating = await grade({ rating: '5', reps: '0' });
@@ -243,7 +249,7 @@ describe('flashcards', () => {
     const stale = await grade({ rating: 'good', reps: '3' });
     expect(stale.status).toBe(409);
     expect(await text(stale)).toContain(ALREADY_GRADED_MESSAGE);
-    expect(scheduleOf(card!.id).reps).toBe(0);
+    expect((await scheduleOf(card!.id)).reps).toBe(0);
 
     const edit = (fields: Record<string, string>) =>
       post(`/cards/${card!.id}`, owner.cookie, { intent: 'edit', ...fields });
@@ -260,7 +266,7 @@ describe('flashcards', () => {
     }
     const unknown = await post(`/cards/${card!.id}`, owner.cookie, { intent: 'delete' });
     expect(unknown.status).toBe(400);
-    expect(db().select().from(flashcards).where(eq(flashcards.id, card!.id)).get()).toEqual(card);
+    expect(await cardById(card!.id)).toEqual(card);
 
     // A suspended card cannot be graded until it is resumed.
     const suspended = await post(`/cards/${other!.id}`, owner.cookie, {
@@ -277,13 +283,13 @@ describe('flashcards', () => {
     expect(onSuspended.status).toBe(409);
     expect(await text(onSuspended)).toContain(SUSPENDED_MESSAGE);
     await post(`/cards/${other!.id}`, owner.cookie, { intent: 'resume' });
-    expect(scheduleOf(other!.id)).toMatchObject({ suspended: false, reps: 0 });
+    expect(await scheduleOf(other!.id)).toMatchObject({ suspended: false, reps: 0 });
   });
 
   it("answers 404 for another member's cards, their grades, edits and course cards", async () => {
     const stranger = await member();
-    const card = cardsOf(courseId)[1]!;
-    const before = scheduleOf(card.id);
+    const card = (await cardsOf(courseId))[1]!;
+    const before = await scheduleOf(card.id);
     expect((await get(`/cards/${card.id}`, stranger.cookie)).status).toBe(404);
     expect((await get('/cards/not-a-card', stranger.cookie)).status).toBe(404);
     const edited = await post(`/cards/${card.id}`, stranger.cookie, {
@@ -302,15 +308,15 @@ describe('flashcards', () => {
     expect(graded.status).toBe(404);
     expect((await get(`/course/${courseId}/cards`, stranger.cookie)).status).toBe(404);
     // Nothing of theirs changed, and the stranger's own Review shows none of it.
-    expect(db().select().from(flashcards).where(eq(flashcards.id, card.id)).get()).toEqual(card);
-    expect(scheduleOf(card.id)).toEqual(before);
+    expect(await cardById(card.id)).toEqual(card);
+    expect(await scheduleOf(card.id)).toEqual(before);
     const theirs = await text(await get('/review', stranger.cookie));
     expect(dueToday(theirs)).toBe(0);
     expect(theirs).not.toContain(card.question.replace(/"/g, '&quot;'));
   });
 
   it('corrects a card: the new text is what Review and the course cards show', async () => {
-    const card = cardsOf(courseId)[2]!;
+    const card = (await cardsOf(courseId))[2]!;
     const saved = await post(`/cards/${card.id}`, owner.cookie, {
       intent: 'edit',
       question: 'How many planets orbit the Sun?',
@@ -318,7 +324,7 @@ describe('flashcards', () => {
       back: `/course/${courseId}/cards`,
     });
     expect(saved.status).toBe(303);
-    const row = db().select().from(flashcards).where(eq(flashcards.id, card.id)).get()!;
+    const row = (await cardById(card.id))!;
     expect([row.question, row.answer]).toEqual(['How many planets orbit the Sun?', 'Eight']);
     expect(row.editedAt).not.toBeNull();
     const list = await text(await get(`/course/${courseId}/cards`, owner.cookie));
@@ -338,15 +344,15 @@ describe('flashcards', () => {
     expect(copied.status).toBe(303);
     const copyId = copied.headers.get('location')!.split('/').pop()!;
     // Written at once, edits included: no deck job, no AI call.
-    expect(decksOf(copyId).map((deck) => [deck.state, deck.attempts])).toEqual([
+    expect((await decksOf(copyId)).map((deck) => [deck.state, deck.attempts])).toEqual([
       ['done', 0],
       ['done', 0],
     ]);
     const text = (cards: (typeof flashcards.$inferSelect)[]) =>
       cards.map((card) => [card.question, card.answer]);
-    expect(text(cardsOf(copyId))).toEqual(text(cardsOf(courseId)));
-    for (const card of cardsOf(copyId))
-      expect(scheduleOf(card.id)).toMatchObject({ userId: reader.id, reps: 0, state: 0 });
+    expect(text(await cardsOf(copyId))).toEqual(text(await cardsOf(courseId)));
+    for (const card of await cardsOf(copyId))
+      expect(await scheduleOf(card.id)).toMatchObject({ userId: reader.id, reps: 0, state: 0 });
   });
 
   it('gives a deck whose job Redis lost a new job in the sweep, with no page loaded', async () => {
@@ -357,25 +363,26 @@ describe('flashcards', () => {
       lessons: 2,
       allDone: true,
     });
-    const [lost, untouched] = db()
-      .select({ id: lessons.id })
-      .from(lessons)
-      .where(eq(lessons.courseId, legacy))
-      .orderBy(lessons.ordinal)
-      .all();
-    db().insert(flashcardDecks).values({ lessonId: lost!.id, courseId: legacy }).run();
+    const [lost, untouched] = await appDb()
+      .select({ id: tables.lessons.id })
+      .from(tables.lessons)
+      .where(eq(tables.lessons.courseId, legacy))
+      .orderBy(tables.lessons.ordinal);
+    await appDb().insert(tables.flashcardDecks).values({ lessonId: lost!.id, courseId: legacy });
     const [deck] = await waitFor(decksWritten(legacy, 1));
     expect(deck!.lessonId).toBe(lost!.id);
     expect(
-      db().select().from(flashcards).where(eq(flashcards.lessonId, lost!.id)).all(),
+      await appDb()
+        .select()
+        .from(tables.flashcards)
+        .where(eq(tables.flashcards.lessonId, lost!.id)),
     ).toHaveLength(3);
     // The sweep writes what is owed, not every old lesson: the other waits for its member.
     expect(
-      db()
+      await appDb()
         .select()
-        .from(flashcardDecks)
-        .where(and(eq(flashcardDecks.lessonId, untouched!.id)))
-        .all(),
+        .from(tables.flashcardDecks)
+        .where(and(eq(tables.flashcardDecks.lessonId, untouched!.id))),
     ).toEqual([]);
   });
 
@@ -387,7 +394,7 @@ describe('flashcards', () => {
       allDone: true,
     });
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // a sweep or two: nothing
-    expect(decksOf(legacy)).toEqual([]);
+    expect(await decksOf(legacy)).toEqual([]);
     const first = await text(await get('/review', learner.cookie));
     expect(first).toContain('The flashcards of 3 lessons are being written');
     await waitFor(decksWritten(legacy, 3));

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { courses, outlines } from '../../db/schema';
 import * as apiCourse from '~/routes/api/api.course';
 import * as apiCourses from '~/routes/api/api.courses';
 import * as createPage from '~/routes/member/create';
@@ -11,7 +10,7 @@ import { getOutline, outlineStatus, UNUSABLE_NOTICE_AFTER } from '~/models/outli
 import { createUser, type User } from '~/models/users.server';
 import { startCourse, startOutline } from '~/services/course-generation.server';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { startVendorMocks } from '~/utils/mocks.server';
 import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
 
@@ -61,10 +60,10 @@ async function post(route: { action: unknown }, cookie: string, body: URLSearchP
   }
 }
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 45_000): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -90,12 +89,15 @@ describe('the course language on the server', () => {
     };
     expect(refused.init.status).toBe(400);
     expect(refused.data.error).toBe(UNKNOWN_LANGUAGE_MESSAGE);
-    expect(db().select().from(outlines).where(eq(outlines.userId, user.id)).all()).toEqual([]);
+    const { outlines } = tables;
+    expect(await database().select().from(outlines).where(eq(outlines.userId, user.id))).toEqual(
+      [],
+    );
 
     const accepted = (await post(createPage, cookie, form('hi'))) as Response;
     expect(accepted.status).toBe(302);
     const outlineId = accepted.headers.get('Location')!.split('/').pop()!;
-    expect(getOutline(outlineId)?.language).toBe('hi');
+    expect((await getOutline(outlineId))?.language).toBe('hi');
   });
 
   it('/api/course refuses an unknown language, stores a known one and gives it back', async () => {
@@ -112,7 +114,8 @@ describe('the course language on the server', () => {
       success: false,
       message: UNKNOWN_LANGUAGE_MESSAGE,
     });
-    expect(db().select().from(courses).where(eq(courses.userId, user.id)).all()).toEqual([]);
+    const { courses } = tables;
+    expect(await database().select().from(courses).where(eq(courses.userId, user.id))).toEqual([]);
 
     const created = (await post(apiCourse, cookie, {
       content,
@@ -121,7 +124,7 @@ describe('the course language on the server', () => {
       language: 'ar',
     })) as Response;
     const { courseId } = (await created.json()) as { courseId: string };
-    expect(getCourseForUser(courseId, user.id)?.language).toBe('ar');
+    expect((await getCourseForUser(courseId, user.id))?.language).toBe('ar');
 
     // Without a language (the original clients), a course is English.
     const english = (await post(apiCourse, cookie, {
@@ -161,8 +164,8 @@ describe('the OpenAI-compatible provider', () => {
       language: 'hi',
     });
     if (!started.ok) throw new Error(started.message);
-    const outline = await waitFor(() => {
-      const row = getOutline(started.value.id)!;
+    const outline = await waitFor(async () => {
+      const row = (await getOutline(started.value.id))!;
       // Until the outline is accepted, nothing of the malformed answers is stored.
       if (row.state !== 'done') expect(row.result).toBeNull();
       return row.state === 'done' ? row : undefined;
@@ -175,13 +178,13 @@ describe('the OpenAI-compatible provider', () => {
 
     const course = await startCourse(user, started.value.id);
     if (!course.ok) throw new Error(course.message);
-    const status = await waitFor(() => {
-      const current = courseStatus(course.value);
+    const status = await waitFor(async () => {
+      const current = await courseStatus(course.value);
       return current.generating ? undefined : current;
     });
     expect(status.ready).toBe(10);
-    expect(getCourseForUser(course.value, user.id)?.language).toBe('hi');
-    const lessons = listLessonsOfCourse(course.value);
+    expect((await getCourseForUser(course.value, user.id))?.language).toBe('hi');
+    const lessons = await listLessonsOfCourse(course.value);
     for (const lesson of lessons) expect(lesson.theory).toMatch(DEVANAGARI);
     // The lesson the provider refused once (429 with Retry-After) waited it out without using
     // a try (ADR 0024): no lesson shows a failure.
@@ -208,13 +211,13 @@ describe('the OpenAI-compatible provider', () => {
       language: 'ar',
     });
     if (!started.ok) throw new Error(started.message);
-    const row = await waitFor(() => {
-      const current = getOutline(started.value.id)!;
+    const row = await waitFor(async () => {
+      const current = (await getOutline(started.value.id))!;
       return current.attempts >= UNUSABLE_NOTICE_AFTER ? current : undefined;
     });
     expect(row.state).toBe('retrying');
     expect(row.result).toBeNull();
     expect(row.failureKind).toBe('unusable');
-    expect(outlineStatus(row).unusable).toBe(true);
+    expect((await outlineStatus(row)).unusable).toBe(true);
   });
 });

@@ -1,7 +1,6 @@
 import type { Job } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lessons } from '../../db/schema';
 import { processLesson } from '../../jobs/lesson/processor';
 import { createCourseWithLessons, courseStatus, getCourse } from '~/models/courses.server';
 import { getLesson, listLessonsOfCourse } from '~/models/lessons.server';
@@ -9,7 +8,7 @@ import { createUser } from '~/models/users.server';
 import * as apiCourse from '~/routes/api/api.course';
 import * as apiUpdate from '~/routes/api/api.update';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { startVendorMocks } from '~/utils/mocks.server';
 
 /**
@@ -36,7 +35,7 @@ async function courseWithOneLesson(lesson: { theory?: string; imageUrl?: string 
     name: 'Media',
     password: 'long-enough-password',
   });
-  const { course, lessons: created } = createCourseWithLessons({
+  const { course, lessons: created } = await createCourseWithLessons({
     userId: user.id,
     mainTopic: 'Rust',
     type: 'text',
@@ -73,7 +72,7 @@ async function whileTheAiAnswers(lessonId: number, courseId: string, meanwhile: 
   process.env.MOCK_AI_LATENCY_MS = '600';
   const running = runJob(lessonId, courseId);
   const deadline = Date.now() + 5_000;
-  while (getLesson(lessonId)!.state !== 'running' && Date.now() < deadline)
+  while ((await getLesson(lessonId))!.state !== 'running' && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 10));
   await meanwhile();
   return running;
@@ -96,61 +95,69 @@ describe('a lesson whose theory the client supplies', () => {
       expect((await postUpdate(cookie, courseId, content)).status).toBe(200);
     });
 
-    const lesson = getLesson(lessonId)!;
+    const lesson = (await getLesson(lessonId))!;
     expect(lesson).toMatchObject({
       theory: '<p>Mine</p>',
       imageUrl: CLIENT_IMAGE,
       state: 'done',
       mediaState: 'done',
     });
-    expect(courseStatus(courseId).generating).toBe(false);
+    expect((await courseStatus(courseId)).generating).toBe(false);
   });
 
   it("finishes the media when another writer stored the theory, keeping that writer's image", async () => {
     const { courseId, lessonId } = await courseWithOneLesson();
-    await whileTheAiAnswers(lessonId, courseId, () =>
-      db()
+    await whileTheAiAnswers(lessonId, courseId, async () => {
+      const { lessons } = tables;
+      await database()
         .update(lessons)
         .set({ theory: '<p>Elsewhere</p>', state: 'done', imageUrl: CLIENT_IMAGE })
-        .where(eq(lessons.id, lessonId))
-        .run(),
-    );
-    expect(getLesson(lessonId)).toMatchObject({
+        .where(eq(lessons.id, lessonId));
+    });
+    expect(await getLesson(lessonId)).toMatchObject({
       theory: '<p>Elsewhere</p>',
       imageUrl: CLIENT_IMAGE,
       imageCredit: null,
       mediaState: 'done',
     });
-    expect(courseStatus(courseId).generating).toBe(false);
+    expect((await courseStatus(courseId)).generating).toBe(false);
   });
 
   it('keeps retrying the media of a generated lesson a client echoes back', async () => {
     const { courseId, lessonId, cookie } = await courseWithOneLesson({ theory: '<p>Ours</p>' });
-    db().update(lessons).set({ mediaState: 'retrying' }).where(eq(lessons.id, lessonId)).run();
+    const { lessons } = tables;
+    await database()
+      .update(lessons)
+      .set({ mediaState: 'retrying' })
+      .where(eq(lessons.id, lessonId));
     const content = {
       rust: [
         { title: 'Basics', subtopics: [{ title: 'Ownership', theory: '<p>Ours</p>', done: true }] },
       ],
     };
     expect((await postUpdate(cookie, courseId, content)).status).toBe(200);
-    expect(getLesson(lessonId)).toMatchObject({ done: true, mediaState: 'retrying' });
+    expect(await getLesson(lessonId)).toMatchObject({ done: true, mediaState: 'retrying' });
   });
 
   it("retries only missing media and never replaces the client's image", async () => {
     const withImage = await courseWithOneLesson({ theory: '<p>Mine</p>', imageUrl: CLIENT_IMAGE });
     const without = await courseWithOneLesson({ theory: '<p>Mine too</p>' });
+    const { lessons } = tables;
     for (const { lessonId } of [withImage, without])
-      db().update(lessons).set({ mediaState: 'retrying' }).where(eq(lessons.id, lessonId)).run();
+      await database()
+        .update(lessons)
+        .set({ mediaState: 'retrying' })
+        .where(eq(lessons.id, lessonId));
 
     await runJob(withImage.lessonId, withImage.courseId);
     await runJob(without.lessonId, without.courseId);
 
-    expect(getLesson(withImage.lessonId)).toMatchObject({
+    expect(await getLesson(withImage.lessonId)).toMatchObject({
       imageUrl: CLIENT_IMAGE,
       imageCredit: null,
       mediaState: 'done',
     });
-    const filled = listLessonsOfCourse(without.courseId)[0]!;
+    const filled = (await listLessonsOfCourse(without.courseId))[0]!;
     expect(filled.imageUrl).toMatch(/^\/images\/demo\/photo-\d\.png$/);
     expect(filled.imageCredit).toContain('unsplash.com');
     expect(filled).toMatchObject({ theory: '<p>Mine too</p>', mediaState: 'done' });
@@ -195,30 +202,30 @@ describe('a course saved through POST /api/course', () => {
   it('gets its card photo like one made on /create, though the client wrote every lesson', async () => {
     // Video and theory: the first lesson's job looks for the photo, and keeps the client's video.
     const video = await saveWritten('video', { youtube: 'dQw4w9WgXcQ' });
-    expect(getCourse(video)!.photoUrl).toBeNull();
-    const [first, second] = listLessonsOfCourse(video);
+    expect((await getCourse(video))!.photoUrl).toBeNull();
+    const [first, second] = await listLessonsOfCourse(video);
     expect(first).toMatchObject({ state: 'done', mediaState: 'pending' });
     expect(second).toMatchObject({ state: 'done', mediaState: 'done' });
     await runJob(first!.id, video);
-    expect(getCourse(video)!.photoUrl).toMatch(/^\/images\/demo\/photo-\d\.png$/);
-    expect(getLesson(first!.id)).toMatchObject({
+    expect((await getCourse(video))!.photoUrl).toMatch(/^\/images\/demo\/photo-\d\.png$/);
+    expect(await getLesson(first!.id)).toMatchObject({
       youtubeId: 'dQw4w9WgXcQ',
       theory: '<p>Own</p>',
       mediaState: 'done',
     });
-    expect(courseStatus(video).generating).toBe(false);
+    expect((await courseStatus(video)).generating).toBe(false);
 
     // Theory and image without an image: the job finds the first lesson's, which is the photo.
     const bare = await saveWritten('text', {});
-    const bareFirst = listLessonsOfCourse(bare)[0]!;
+    const bareFirst = (await listLessonsOfCourse(bare))[0]!;
     await runJob(bareFirst.id, bare);
-    const withImage = getLesson(bareFirst.id)!;
+    const withImage = (await getLesson(bareFirst.id))!;
     expect(withImage.imageUrl).toMatch(/^\/images\/demo\/photo-\d\.png$/);
-    expect(getCourse(bare)!.photoUrl).toBe(withImage.imageUrl);
+    expect((await getCourse(bare))!.photoUrl).toBe(withImage.imageUrl);
 
     // Theory and image with the client's image: that image is the photo at once, no job.
     const own = await saveWritten('text', { image: CLIENT_IMAGE });
-    expect(getCourse(own)!.photoUrl).toBe(CLIENT_IMAGE);
-    expect(listLessonsOfCourse(own)[0]).toMatchObject({ mediaState: 'done' });
+    expect((await getCourse(own))!.photoUrl).toBe(CLIENT_IMAGE);
+    expect((await listLessonsOfCourse(own))[0]).toMatchObject({ mediaState: 'done' });
   });
 });

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lessonNotes, lessonRegenerations, lessons } from '../../db/schema';
 import { MOCK_SIMPLER_START } from '../../mocks/ai-answers';
 import { writeKnobs } from '../../mocks/knobs';
 import {
@@ -21,6 +20,7 @@ import {
   createMember,
   sessionCookieValue,
 } from '../support/members';
+import { tables } from '~/utils/database.server';
 
 /**
  * Lesson notes and "Regenerate" over real HTTP, through the production server with its own worker
@@ -87,20 +87,24 @@ async function createCourse(cookie: string) {
   });
   expect(response.status).toBe(200);
   const courseId = ((await response.json()) as { courseId: string }).courseId;
-  const ids = db()
-    .select({ id: lessons.id })
-    .from(lessons)
-    .where(eq(lessons.courseId, courseId))
-    .orderBy(lessons.ordinal)
-    .all()
-    .map((row) => row.id);
+  const rows = await appDb()
+    .select({ id: tables.lessons.id })
+    .from(tables.lessons)
+    .where(eq(tables.lessons.courseId, courseId))
+    .orderBy(tables.lessons.ordinal);
+  const ids = rows.map((row) => row.id);
   return { courseId, lessonIds: ids };
 }
 
-const db = () => appDatabase(app.dataDir);
-const theoryOf = (lessonId: number) =>
-  db().select({ theory: lessons.theory }).from(lessons).where(eq(lessons.id, lessonId)).get()
-    ?.theory;
+// The running app's own database (tests/support/members.ts), queried through `tables`.
+const appDb = () => appDatabase(app.dataDir);
+const theoryOf = async (lessonId: number) =>
+  (
+    await appDb()
+      .select({ theory: tables.lessons.theory })
+      .from(tables.lessons)
+      .where(eq(tables.lessons.id, lessonId))
+  )[0]?.theory;
 
 async function waitForRegeneration(lessonId: number, cookie: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -168,7 +172,10 @@ describe('lesson notes', () => {
     expect((await get('/notes/999999999', owner.cookie)).status).toBe(404);
     expect((await get('/notes/not-a-lesson', owner.cookie)).status).toBe(404);
 
-    const rows = db().select().from(lessonNotes).where(eq(lessonNotes.lessonId, lessonId)).all();
+    const rows = await appDb()
+      .select()
+      .from(tables.lessonNotes)
+      .where(eq(tables.lessonNotes.lessonId, lessonId));
     expect(rows.map((row) => [row.userId, row.body])).toEqual([[owner.id, 'mine']]);
   });
 
@@ -207,7 +214,7 @@ describe('regenerating a lesson', () => {
     expect(started.status).toBe(202);
     expect(await started.json()).toMatchObject({ state: 'running', instruction: 'simpler' });
     // While the model writes, the lesson is the old one, and a second request is refused.
-    expect(theoryOf(lessonId)).toBe('<p>Compost feeds the soil.</p>');
+    expect(await theoryOf(lessonId)).toBe('<p>Compost feeds the soil.</p>');
     const twice = await postJson(`/regenerate/${lessonId}`, owner.cookie, {
       intent: 'regenerate',
     });
@@ -216,7 +223,7 @@ describe('regenerating a lesson', () => {
 
     const done = await waitForRegeneration(lessonId, owner.cookie);
     expect(done.canRestore).toBe(true);
-    expect(theoryOf(lessonId)).toMatch(new RegExp(`^<p>${MOCK_SIMPLER_START}`));
+    expect(await theoryOf(lessonId)).toMatch(new RegExp(`^<p>${MOCK_SIMPLER_START}`));
     const page = await (await get(`/course/${courseId}?lesson=${lessonId}`, owner.cookie)).text();
     expect(page).toContain(MOCK_SIMPLER_START);
     expect(page).toContain('Restore the previous version');
@@ -224,7 +231,7 @@ describe('regenerating a lesson', () => {
     const restored = await postJson(`/regenerate/${lessonId}`, owner.cookie, { intent: 'restore' });
     expect(restored.status).toBe(200);
     expect(await restored.json()).toMatchObject({ canRestore: false });
-    expect(theoryOf(lessonId)).toBe('<p>Compost feeds the soil.</p>');
+    expect(await theoryOf(lessonId)).toBe('<p>Compost feeds the soil.</p>');
     const restoredAgain = await postJson(`/regenerate/${lessonId}`, owner.cookie, {
       intent: 'restore',
     });
@@ -247,14 +254,13 @@ describe('regenerating a lesson', () => {
     });
     expect(started.status).toBe(202);
     await waitForRegeneration(lessonId, owner.cookie);
-    const row = db()
+    const [row] = await appDb()
       .select()
-      .from(lessonRegenerations)
-      .where(eq(lessonRegenerations.lessonId, lessonId))
-      .get()!;
-    expect(row.attempts).toBe(2);
-    expect(row.previousTheory).toBe('<p>Mulch keeps water in.</p>');
-    expect(theoryOf(lessonId)).toContain('More examples');
+      .from(tables.lessonRegenerations)
+      .where(eq(tables.lessonRegenerations.lessonId, lessonId));
+    expect(row!.attempts).toBe(2);
+    expect(row!.previousTheory).toBe('<p>Mulch keeps water in.</p>');
+    expect(await theoryOf(lessonId)).toContain('More examples');
   }, 90_000);
 
   it('has the sweep give a regeneration whose job Redis lost a new job', async () => {
@@ -262,18 +268,17 @@ describe('regenerating a lesson', () => {
     const { courseId, lessonIds } = await createCourse(owner.cookie);
     const lessonId = lessonIds[2]!;
     // A request recorded while Redis was away: the row alone says the work is owed.
-    db()
-      .insert(lessonRegenerations)
+    await appDb()
+      .insert(tables.lessonRegenerations)
       .values({
         lessonId,
         courseId,
         userId: owner.id,
         token: randomBytes(8).toString('hex'),
         instruction: 'simpler',
-      })
-      .run();
+      });
     await waitForRegeneration(lessonId, owner.cookie, 30_000);
-    expect(theoryOf(lessonId)).toMatch(new RegExp(`^<p>${MOCK_SIMPLER_START}`));
+    expect(await theoryOf(lessonId)).toMatch(new RegExp(`^<p>${MOCK_SIMPLER_START}`));
   }, 60_000);
 
   it('answers 429 once the hourly AI allowance is used, and 400 for a bad request', async () => {
@@ -324,11 +329,10 @@ describe('regenerating a lesson', () => {
       (await postJson(`/regenerate/${lessonId}`, other.cookie, { intent: 'restore' })).status,
     ).toBe(404);
     expect(
-      db()
+      await appDb()
         .select()
-        .from(lessonRegenerations)
-        .where(eq(lessonRegenerations.lessonId, lessonId))
-        .all(),
+        .from(tables.lessonRegenerations)
+        .where(eq(tables.lessonRegenerations.lessonId, lessonId)),
     ).toEqual([]);
   });
 });

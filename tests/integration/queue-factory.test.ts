@@ -50,7 +50,7 @@ describe('the queue factory', () => {
     // Work 1 is owed and has no job: lost. Work 2 is listed, but its job finished (and was
     // removed) before Redis was read, after writing its work: the second listing leaves it out.
     let listings = 0;
-    const owed = () => {
+    const owed = async () => {
       listings += 1;
       return (listings === 1 ? [1, 2] : [1]).map((n) => ({ data: { n } }));
     };

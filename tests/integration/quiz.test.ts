@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lessons, quizAttempts, quizzes } from '../../db/schema';
+import type { quizzes } from '../../db/schema';
 import { startApp, type RunningApp } from '../support/app-process';
 import {
   appDatabase,
@@ -8,6 +8,7 @@ import {
   createMember,
   sessionCookieValue,
 } from '../support/members';
+import { tables } from '~/utils/database.server';
 
 /**
  * Topic quizzes and the final exam over real HTTP, through the production server with its own
@@ -72,14 +73,19 @@ async function createCourse(cookie: string) {
   return ((await response.json()) as { courseId: string }).courseId;
 }
 
-const db = () => appDatabase(app.dataDir);
-const quizzesOf = (courseId: string) =>
-  db().select().from(quizzes).where(eq(quizzes.courseId, courseId)).orderBy(quizzes.id).all();
+// The running app's own database (tests/support/members.ts), queried through `tables`.
+const appDb = () => appDatabase(app.dataDir);
+const quizzesOf = async (courseId: string) =>
+  await appDb()
+    .select()
+    .from(tables.quizzes)
+    .where(eq(tables.quizzes.courseId, courseId))
+    .orderBy(tables.quizzes.id);
 
 async function waitForQuizzes(courseId: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = quizzesOf(courseId);
+    const rows = await quizzesOf(courseId);
     if (rows.length > 0 && rows.every((quiz) => quiz.questions)) return rows;
     if (Date.now() > deadline) throw new Error(`quizzes not written:\n${app.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -168,7 +174,10 @@ describe('topic quizzes and the final exam', () => {
     const body = (await results.json()) as { history: { score: number; total: number }[] };
     expect(body.history.map((h) => h.score)).toEqual([3, 2]);
     expect(
-      db().select().from(quizAttempts).where(eq(quizAttempts.quizId, quiz.id)).all(),
+      await appDb()
+        .select()
+        .from(tables.quizAttempts)
+        .where(eq(tables.quizAttempts.quizId, quiz.id)),
     ).toHaveLength(2);
 
     const course = await (await get(`/course/${courseId}`, owner.cookie)).text();
@@ -191,9 +200,12 @@ describe('topic quizzes and the final exam', () => {
     });
     expect(outOfRange.status).toBe(400);
     expect(await outOfRange.text()).toContain('Question 1 has no option');
-    expect(db().select().from(quizAttempts).where(eq(quizAttempts.quizId, quiz.id)).all()).toEqual(
-      [],
-    );
+    expect(
+      await appDb()
+        .select()
+        .from(tables.quizAttempts)
+        .where(eq(tables.quizAttempts.quizId, quiz.id)),
+    ).toEqual([]);
   });
 
   it("answers 404 for another member's quiz, its submission and its results", async () => {
@@ -226,11 +238,10 @@ describe('topic quizzes and the final exam', () => {
     );
     expect(early.status).toBe(409);
 
-    const lessonIds = db()
-      .select({ id: lessons.id })
-      .from(lessons)
-      .where(eq(lessons.courseId, courseId))
-      .all();
+    const lessonIds = await appDb()
+      .select({ id: tables.lessons.id })
+      .from(tables.lessons)
+      .where(eq(tables.lessons.courseId, courseId));
     for (const [index, lesson] of lessonIds.entries()) {
       const course = await (await get(`/course/${courseId}`, owner.cookie)).text();
       // Still locked until the last lesson is done.

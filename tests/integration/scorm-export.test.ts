@@ -3,13 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema';
 import { createCourseWithLessons } from '~/models/courses.server';
 import { createUser } from '~/models/users.server';
 import * as scormRoute from '~/routes/member/course.$courseId_.export[.scorm.zip]';
 import { SCORM_EXPORTS_BUSY_MESSAGE } from '~/services/export/scorm.server';
 import { createSession } from '~/utils/auth.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { resetEnvForTests } from '~/utils/env.server';
 import { manifestErrors, unzip } from '../support/scorm';
 import { sampleQuestions } from '../support/scorm-courses';
@@ -51,14 +50,15 @@ async function member(plan: 'free' | 'monthly' | 'yearly' = 'monthly') {
     name: 'Ada Lovelace',
     password: 'a-long-password',
   });
-  if (plan !== 'free') db().update(users).set({ plan }).where(eq(users.id, user.id)).run();
+  const { users } = tables;
+  if (plan !== 'free') await database().update(users).set({ plan }).where(eq(users.id, user.id));
   const cookie = (await createSession(user.id)).split(';')[0]!;
   return { user, cookie };
 }
 
-function course(userId: string, options: { quizzes?: boolean; written?: boolean } = {}) {
+async function course(userId: string, options: { quizzes?: boolean; written?: boolean } = {}) {
   const { quizzes = true, written = true } = options;
-  return createCourseWithLessons({
+  const created = await createCourseWithLessons({
     userId,
     mainTopic: 'Graph Algorithms Explained',
     type: 'text',
@@ -77,7 +77,8 @@ function course(userId: string, options: { quizzes?: boolean; written?: boolean 
       quizQuestions: quizzes ? sampleQuestions(3, `Topic ${t}`) : null,
     })),
     examQuestions: quizzes ? sampleQuestions(10, 'Exam') : null,
-  }).course;
+  });
+  return created.course;
 }
 
 async function get(courseId: string, cookie: string): Promise<Response> {
@@ -98,7 +99,7 @@ async function get(courseId: string, cookie: string): Promise<Response> {
 describe('the SCORM 1.2 package route', () => {
   it('gives a paid owner the zip: valid manifest, allowed images inside, others linked', async () => {
     const owner = await member('monthly');
-    const { id } = course(owner.user.id);
+    const { id } = await course(owner.user.id);
     const response = await get(id, owner.cookie);
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toBe('application/zip');
@@ -129,7 +130,7 @@ describe('the SCORM 1.2 package route', () => {
 
   it("answers 403 'For paid members only' to a free owner, and 404 for anyone else's course", async () => {
     const free = await member('free');
-    const { id } = course(free.user.id);
+    const { id } = await course(free.user.id);
     const refused = await get(id, free.cookie);
     expect(refused.status).toBe(403);
     expect(await refused.text()).toBe('For paid members only');
@@ -141,8 +142,8 @@ describe('the SCORM 1.2 package route', () => {
 
   it('answers 409 while a lesson or a quiz is still being written', async () => {
     const owner = await member('monthly');
-    const unwrittenLesson = course(owner.user.id, { written: false });
-    const unwrittenQuizzes = course(owner.user.id, { quizzes: false });
+    const unwrittenLesson = await course(owner.user.id, { written: false });
+    const unwrittenQuizzes = await course(owner.user.id, { quizzes: false });
     for (const { id } of [unwrittenLesson, unwrittenQuizzes]) {
       const response = await get(id, owner.cookie);
       expect(response.status).toBe(409);
@@ -152,7 +153,7 @@ describe('the SCORM 1.2 package route', () => {
 
   it("refuses a member's third package at once while two are being made", async () => {
     const owner = await member('yearly');
-    const { id } = course(owner.user.id);
+    const { id } = await course(owner.user.id);
     imageDelayMs = 400;
     try {
       const answers = await Promise.all(Array.from({ length: 4 }, () => get(id, owner.cookie)));

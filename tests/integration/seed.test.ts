@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { policies, users } from '../../db/schema';
+import { users } from '../../db/schema';
 import { databaseFile, migrateDatabase, openDatabase } from '../../db/connection';
 import { createUser, getUserByEmail, hashPassword, verifyPassword } from '~/models/users.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { resetEnvForTests } from '~/utils/env.server';
 import { seed, SeedConflict } from '../../scripts/seed';
 import { builtEntry } from '../support/built';
@@ -21,36 +21,37 @@ describe('seeding at start', () => {
     const first = await seed();
     expect(first.adminEmail).toBe('owner@example.com');
     expect(first.generatedPassword).toMatch(/^[\w-]{16}$/);
-    const admin = getUserByEmail('owner@example.com')!;
+    const admin = (await getUserByEmail('owner@example.com'))!;
     expect(admin.role).toBe('main_admin');
     await expect(verifyPassword(first.generatedPassword!, admin.passwordHash)).resolves.toBe(true);
-    expect(
-      db()
-        .select()
-        .from(policies)
-        .all()
-        .map((p) => p.key)
-        .sort(),
-    ).toEqual(['billing', 'cancel', 'privacy', 'refund', 'terms']);
+    expect((await database().select().from(tables.policies)).map((p) => p.key).sort()).toEqual([
+      'billing',
+      'cancel',
+      'privacy',
+      'refund',
+      'terms',
+    ]);
 
     const second = await seed();
     expect(second).toEqual({ adminEmail: 'owner@example.com' });
   });
 
   it('never makes a second main admin after the first one changes their email', async () => {
-    db()
-      .update(users)
+    await database()
+      .update(tables.users)
       .set({ email: 'new-owner@example.com' })
-      .where(eq(users.role, 'main_admin'))
-      .run();
+      .where(eq(tables.users.role, 'main_admin'));
     await seed();
-    const mainAdmins = db().select().from(users).where(eq(users.role, 'main_admin')).all();
+    const mainAdmins = await database()
+      .select()
+      .from(tables.users)
+      .where(eq(tables.users.role, 'main_admin'));
     expect(mainAdmins.map((u) => u.email)).toEqual(['new-owner@example.com']);
-    expect(getUserByEmail('owner@example.com')).toBeUndefined();
+    expect(await getUserByEmail('owner@example.com')).toBeUndefined();
   });
 
   it('never promotes an account it did not create, and says what to do', async () => {
-    db().delete(users).run();
+    await database().delete(tables.users);
     await createUser({
       email: 'first@example.com',
       name: 'Stranger',
@@ -61,13 +62,16 @@ describe('seeding at start', () => {
     const refused = seed();
     await expect(refused).rejects.toBeInstanceOf(SeedConflict);
     await expect(refused).rejects.toThrow(/ADMIN_EMAIL \(first@example\.com\) already exists/);
-    expect(getUserByEmail('first@example.com')!.role).toBe('member');
-    expect(db().select().from(users).where(eq(users.role, 'main_admin')).all()).toEqual([]);
+    expect((await getUserByEmail('first@example.com'))!.role).toBe('member');
+    expect(
+      await database().select().from(tables.users).where(eq(tables.users.role, 'main_admin')),
+    ).toEqual([]);
   });
 
   it('stops `npm start` with what to do when a sign-up took ADMIN_EMAIL first', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-seed-'));
     try {
+      // A data folder of its own, opened raw: the database a previous start left.
       const taken = openDatabase(databaseFile(dataDir));
       migrateDatabase(taken);
       taken
@@ -84,6 +88,8 @@ describe('seeding at start', () => {
           ...process.env,
           NODE_ENV: 'production',
           DATA_DIR: dataDir,
+          // The SQLite file prepared above, also when the tests run on PostgreSQL.
+          DATABASE_URL: undefined,
           ADMIN_EMAIL: 'claimed@example.com',
           APP_URL: 'http://127.0.0.1:9',
         },

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courses, lessons, quizzes } from '../../db/schema';
 import { startApp, type RunningApp } from '../support/app-process';
 import {
   appDatabase,
@@ -8,6 +7,7 @@ import {
   createMember,
   sessionCookieValue,
 } from '../support/members';
+import { tables } from '~/utils/database.server';
 
 /**
  * Shared links over real HTTP through the production server (ADR 0021): what a stranger sees,
@@ -24,7 +24,8 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const db = () => appDatabase(app.dataDir);
+// The running app's own database (tests/support/members.ts), queried through `tables`.
+const appDb = () => appDatabase(app.dataDir);
 
 async function member(plan: 'free' | 'monthly' = 'free', name = 'Test Member') {
   const created = createMember(app.dataDir, { plan, name });
@@ -104,7 +105,10 @@ function pageDataStrings(html: string): string[] {
 async function waitForQuizzes(courseId: string) {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const rows = db().select().from(quizzes).where(eq(quizzes.courseId, courseId)).all();
+    const rows = await appDb()
+      .select()
+      .from(tables.quizzes)
+      .where(eq(tables.quizzes.courseId, courseId));
     if (rows.length > 0 && rows.every((quiz) => quiz.questions)) return rows;
     if (Date.now() > deadline) throw new Error(`quizzes not written:\n${app.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -121,7 +125,10 @@ describe('a shared course', () => {
     courseId = await createCourse(owner);
     await waitForQuizzes(courseId);
     // The owner's own progress, which the link must not show and a copy must not take.
-    db().update(lessons).set({ done: true }).where(eq(lessons.courseId, courseId)).run();
+    await appDb()
+      .update(tables.lessons)
+      .set({ done: true })
+      .where(eq(tables.lessons.courseId, courseId));
     link = await share(owner, courseId);
   }, 90_000);
 
@@ -139,11 +146,10 @@ describe('a shared course', () => {
     expect(html).toContain('<meta name="robots" content="noindex"');
     expect(html).toContain('Sign up to copy this course');
 
-    const lessonIds = db()
-      .select({ id: lessons.id })
-      .from(lessons)
-      .where(eq(lessons.courseId, courseId))
-      .all();
+    const lessonIds = await appDb()
+      .select({ id: tables.lessons.id })
+      .from(tables.lessons)
+      .where(eq(tables.lessons.courseId, courseId));
     const lessonsHtml = html.replace(/<script[\s\S]*?<\/script>/g, '');
     for (const secret of [owner.email, owner.name, owner.id, courseId])
       expect(html).not.toContain(secret);
@@ -155,8 +161,11 @@ describe('a shared course', () => {
     for (const key of ['id', 'lessonId', 'courseId', 'userId', 'email', 'done', 'answer'])
       expect(names.has(key)).toBe(false);
     // Quiz questions and answers stay out of the page.
-    const quiz = db().select().from(quizzes).where(eq(quizzes.courseId, courseId)).get()!;
-    expect(html).not.toContain(quiz.questions![0]!.question);
+    const [quiz] = await appDb()
+      .select()
+      .from(tables.quizzes)
+      .where(eq(tables.quizzes.courseId, courseId));
+    expect(html).not.toContain(quiz!.questions![0]!.question);
     expect(response.headers.get('set-cookie')).toBeNull();
   });
 
@@ -181,11 +190,10 @@ describe('a shared course', () => {
     expect(signedIn.headers.get('etag')).not.toBe(etag);
     expect(await signedIn.text()).toContain('Copy to my courses');
 
-    db()
-      .update(lessons)
+    await appDb()
+      .update(tables.lessons)
       .set({ title: 'Spring Tides Revised' })
-      .where(eq(lessons.title, 'Spring Tides'))
-      .run();
+      .where(eq(tables.lessons.title, 'Spring Tides'));
     const changed = await get(link, { 'If-None-Match': etag });
     expect(changed.status).toBe(200);
     expect(await changed.text()).toContain('Spring Tides Revised');
@@ -198,10 +206,13 @@ describe('a shared course', () => {
     const copyId = response.headers.get('location')!.split('/').pop()!;
     expect(copyId).not.toBe(courseId);
 
-    const copy = db().select().from(courses).where(eq(courses.id, copyId)).get()!;
-    expect(copy.userId).toBe(reader.id);
-    expect(copy.mainTopic).toBe('Tidal Astronomy');
-    const copied = db().select().from(lessons).where(eq(lessons.courseId, copyId)).all();
+    const [copy] = await appDb().select().from(tables.courses).where(eq(tables.courses.id, copyId));
+    expect(copy!.userId).toBe(reader.id);
+    expect(copy!.mainTopic).toBe('Tidal Astronomy');
+    const copied = await appDb()
+      .select()
+      .from(tables.lessons)
+      .where(eq(tables.lessons.courseId, copyId));
     expect(copied).toHaveLength(3);
     // Written already (no job, so no AI call), and nothing studied yet.
     expect(copied.every((lesson) => lesson.state === 'done' && lesson.mediaState === 'done')).toBe(
@@ -209,8 +220,14 @@ describe('a shared course', () => {
     );
     expect(copied.every((lesson) => !lesson.done)).toBe(true);
     expect(copied.map((lesson) => lesson.theory)).toContain('<p>They pull at right angles.</p>');
-    const copiedQuizzes = db().select().from(quizzes).where(eq(quizzes.courseId, copyId)).all();
-    const sourceQuizzes = db().select().from(quizzes).where(eq(quizzes.courseId, courseId)).all();
+    const copiedQuizzes = await appDb()
+      .select()
+      .from(tables.quizzes)
+      .where(eq(tables.quizzes.courseId, copyId));
+    const sourceQuizzes = await appDb()
+      .select()
+      .from(tables.quizzes)
+      .where(eq(tables.quizzes.courseId, courseId));
     expect(copiedQuizzes.map((quiz) => quiz.questions)).toEqual(
       sourceQuizzes.map((quiz) => quiz.questions),
     );
@@ -247,17 +264,16 @@ describe('sharing rules', () => {
   it('refuses a course with lessons still being written (409) and another member’s (404)', async () => {
     const owner = await member();
     const courseId = await createCourse(owner);
-    db()
-      .update(lessons)
+    await appDb()
+      .update(tables.lessons)
       .set({ state: 'queued', theory: null })
-      .where(eq(lessons.title, 'Tide Gauges'))
-      .run();
-    const unfinished = db()
-      .select({ courseId: lessons.courseId })
-      .from(lessons)
-      .where(eq(lessons.state, 'queued'))
-      .all()
-      .map((row) => row.courseId);
+      .where(eq(tables.lessons.title, 'Tide Gauges'));
+    const unfinished = (
+      await appDb()
+        .select({ courseId: tables.lessons.courseId })
+        .from(tables.lessons)
+        .where(eq(tables.lessons.state, 'queued'))
+    ).map((row) => row.courseId);
     expect(unfinished).toContain(courseId);
 
     const refused = await post(`/course/${courseId}/share`, owner.cookie, { intent: 'share' });
@@ -281,13 +297,15 @@ describe('sharing rules', () => {
     const videoCourse = await createCourse(paid, 'video');
     const link = await share(paid, videoCourse);
     const free = await member();
-    const before = db().select().from(courses).where(eq(courses.userId, free.id)).all().length;
+    const before = (
+      await appDb().select().from(tables.courses).where(eq(tables.courses.userId, free.id))
+    ).length;
     const refused = await post(link, free.cookie, {}, 'text/html');
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('For paid members only');
-    expect(db().select().from(courses).where(eq(courses.userId, free.id)).all()).toHaveLength(
-      before,
-    );
+    expect(
+      await appDb().select().from(tables.courses).where(eq(tables.courses.userId, free.id)),
+    ).toHaveLength(before);
   });
 
   it('answers 404 for a link that was never made', async () => {

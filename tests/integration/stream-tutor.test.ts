@@ -87,8 +87,8 @@ async function member(plan: User['plan'] = 'free') {
 const WRITTEN = '<h2>Understanding Chlorophyll</h2><p>Chlorophyll absorbs light.</p>';
 
 /** A course of one written lesson and one still to write (no job yet). */
-function course(userId: string) {
-  const { course, lessons } = createCourseWithLessons({
+async function course(userId: string) {
+  const { course, lessons } = await createCourseWithLessons({
     userId,
     mainTopic: 'Photosynthesis',
     type: 'text',
@@ -262,7 +262,7 @@ describe('a lesson as it is written', () => {
   it("is another member's 404, like its tutor", async () => {
     const owner = await member();
     const other = await member();
-    const { written, pending } = course(owner.user.id);
+    const { written, pending } = await course(owner.user.id);
 
     for (const lessonId of [written, pending, 999_999]) {
       const params = { lessonId: String(lessonId) };
@@ -289,7 +289,7 @@ describe('a lesson as it is written', () => {
 
   it('holds a few streams per member at once', async () => {
     const owner = await member();
-    const { pending } = course(owner.user.id);
+    const { pending } = await course(owner.user.id);
     const open = await Promise.all(
       Array.from({ length: MAX_STREAMS_PER_MEMBER }, () => followLesson(owner.cookie, pending)),
     );
@@ -302,7 +302,7 @@ describe('a lesson as it is written', () => {
     expect(await refused.json()).toEqual({ success: false, message: TOO_MANY_STREAMS_MESSAGE });
     // Another member is not held back, and a closed stream makes room.
     const other = await member();
-    const theirs = course(other.user.id);
+    const theirs = await course(other.user.id);
     const otherStream = await followLesson(other.cookie, theirs.pending);
     open[0]!.stop();
     await open[0]!.ended;
@@ -313,7 +313,7 @@ describe('a lesson as it is written', () => {
   it('grows in the stream, and the stored lesson is what the stream ended with', async () => {
     writeKnobs(dataDir(), { MOCK_AI_LATENCY_MS: 300, MOCK_AI_STREAM_CHUNK_MS: 40 });
     const owner = await member();
-    const { courseId, pending } = course(owner.user.id);
+    const { courseId, pending } = await course(owner.user.id);
     const worker = startWorker();
     await worker.ready;
 
@@ -334,7 +334,7 @@ describe('a lesson as it is written', () => {
     expect(new Set(lengths).size).toBeGreaterThan(10);
     expect(followed.text).toContain('Understanding Light Reactions in Plants');
 
-    const stored = getLesson(pending)!;
+    const stored = (await getLesson(pending))!;
     expect(stored.state).toBe('done');
     expect(stored.theory).toBe(markdownToSafeHtml(followed.text.trim()));
     // The draft is gone once the lesson is stored.
@@ -344,7 +344,7 @@ describe('a lesson as it is written', () => {
   it('survives a worker killed mid-stream: the next try starts the draft over and the lesson is stored once', async () => {
     writeKnobs(dataDir(), { MOCK_AI_STREAM_CHUNK_MS: 80 });
     const owner = await member();
-    const { courseId, pending } = course(owner.user.id);
+    const { courseId, pending } = await course(owner.user.id);
     const first = startWorker();
     await first.ready;
 
@@ -353,7 +353,7 @@ describe('a lesson as it is written', () => {
     await waitFor(() => followed.text.length > 40);
     await stopWorker(first, 'SIGKILL');
     const shownAtKill = followed.text;
-    expect(getLesson(pending)!.theory).toBeNull();
+    expect((await getLesson(pending))!.theory).toBeNull();
 
     const second = startWorker();
     await second.ready;
@@ -367,7 +367,7 @@ describe('a lesson as it is written', () => {
     expect(followed.events.at(-1)!.type).toBe('done');
     expect(followed.text.length).toBeGreaterThan(shownAtKill.length);
 
-    const stored = getLesson(pending)!;
+    const stored = (await getLesson(pending))!;
     expect(stored.state).toBe('done');
     expect(stored.theory).toBe(markdownToSafeHtml(followed.text.trim()));
     const storedLogs = (worker: WorkerProcess) =>
@@ -424,7 +424,7 @@ describe('a lesson stream across web processes', () => {
   it('moves to another web process when its own stops, and starts there from the draft', async () => {
     writeKnobs(dataDir(), { MOCK_AI_STREAM_CHUNK_MS: 80 });
     const owner = await member();
-    const { courseId, pending } = course(owner.user.id);
+    const { courseId, pending } = await course(owner.user.id);
     const worker = startWorker();
     const [first, second] = await Promise.all([startWeb(), startWeb(), worker.ready]);
 
@@ -445,7 +445,7 @@ describe('a lesson stream across web processes', () => {
     expect(onSecond.events[0]!.length).toBeGreaterThanOrEqual(onFirst.text.length);
     expect(onSecond.text.startsWith(onFirst.text)).toBe(true);
     expect(onSecond.events.at(-1)!.type).toBe('done');
-    expect(getLesson(pending)!.theory).toBe(markdownToSafeHtml(onSecond.text.trim()));
+    expect((await getLesson(pending))!.theory).toBe(markdownToSafeHtml(onSecond.text.trim()));
   });
 });
 
@@ -453,7 +453,7 @@ describe('the tutor', () => {
   it('streams an answer grounded in the lesson, keeps the conversation and declines the unrelated', async () => {
     writeKnobs(dataDir(), { MOCK_AI_STREAM_CHUNK_MS: 5 });
     const owner = await member();
-    const { written } = course(owner.user.id);
+    const { written } = await course(owner.user.id);
 
     const answered = await ask(owner.cookie, written, 'How does chlorophyll absorb light?');
     expect(answered.status).toBe(200);
@@ -478,7 +478,7 @@ describe('the tutor', () => {
 
   it('refuses empty and long questions with a 400, and stores nothing', async () => {
     const owner = await member();
-    const { written, pending } = course(owner.user.id);
+    const { written, pending } = await course(owner.user.id);
     expect(await ask(owner.cookie, written, '   ')).toEqual({
       status: 400,
       body: { success: false, message: EMPTY_QUESTION_MESSAGE },
@@ -502,7 +502,7 @@ describe('the tutor', () => {
     process.env.AI_REQUESTS_PER_HOUR = '2';
     resetEnvForTests();
     const owner = await member();
-    const { written } = course(owner.user.id);
+    const { written } = await course(owner.user.id);
 
     const failed = await ask(owner.cookie, written, 'Do chlorophyll and stomata work together?');
     expect(failed).toMatchObject({ status: 200, error: { message: TUTOR_FAILED_MESSAGE } });
@@ -521,7 +521,7 @@ describe('the tutor', () => {
     process.env.AI_REQUESTS_PER_HOUR = '3';
     resetEnvForTests();
     const paid = await member('monthly');
-    const paidCourse = course(paid.user.id);
+    const paidCourse = await course(paid.user.id);
     for (let i = 0; i < 3; i += 1)
       expect(
         (await ask(paid.cookie, paidCourse.written, `Chlorophyll question ${i}`)).done,
@@ -534,7 +534,7 @@ describe('the tutor', () => {
     process.env.AI_REQUESTS_PER_HOUR = '1000';
     resetEnvForTests();
     const free = await member('free');
-    const freeCourse = course(free.user.id);
+    const freeCourse = await course(free.user.id);
     const cap = TUTOR_QUESTIONS_PER_DAY.free;
     for (let i = 0; i < cap; i += 1)
       expect(

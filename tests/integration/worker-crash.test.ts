@@ -1,9 +1,8 @@
 import type { Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema';
 import { createCourseWithLessons } from '~/models/courses.server';
 import { lessonQueue } from '~/queues/lesson.server';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { newId } from '~/utils/ids.server';
 import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
 
@@ -38,13 +37,12 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number
 }
 
 /** A course of `lessons` lessons to write, for the worker's start-up sweep to enqueue. */
-function owedCourse(lessons: number) {
+async function owedCourse(lessons: number) {
   const userId = newId();
-  db()
-    .insert(users)
-    .values({ id: userId, email: `${userId}@test`, name: 'Member', passwordHash: 'x' })
-    .run();
-  const { course } = createCourseWithLessons({
+  await database()
+    .insert(tables.users)
+    .values({ id: userId, email: `${userId}@test`, name: 'Member', passwordHash: 'x' });
+  const { course } = await createCourseWithLessons({
     userId,
     mainTopic: 'Sailing',
     type: 'text',
@@ -68,7 +66,7 @@ async function lessonJobs(courseId: string): Promise<Job[]> {
 describe('a worker killed mid-lesson', () => {
   it('has its lessons running again on a new worker within 15 s, with the default settings', async () => {
     expect(process.env.JOB_LOCK_MS).toBeUndefined(); // the defaults a self-hoster gets
-    const courseId = owedCourse(3);
+    const courseId = await owedCourse(3);
     // The first worker's model answers slowly: its lessons are still being written when it dies.
     const first = startWorker({ MOCK_AI_LATENCY_MS: '60000' });
     await first.ready;
@@ -93,7 +91,7 @@ describe('a worker killed mid-lesson', () => {
   }, 90_000);
 
   it('never runs a lesson twice at once: a live lesson keeps its lock for many lock periods', async () => {
-    const courseId = owedCourse(4);
+    const courseId = await owedCourse(4);
     // Lessons run six lock periods while two workers look for stalled jobs every 200 ms.
     const settings = { JOB_LOCK_MS: '1000', MOCK_AI_LATENCY_MS: '6000' };
     const workers = [startWorker(settings), startWorker(settings)];

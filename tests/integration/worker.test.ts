@@ -1,8 +1,7 @@
 import { QueueEvents } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { maintenanceQueue } from '~/queues/maintenance.server';
-import { sessions, users } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { database, tables } from '~/utils/database.server';
 import { env } from '~/utils/env.server';
 import { workerRedis } from '~/utils/redis.server';
 import { spawnWorker, stopWorker, type WorkerProcess } from '../support/worker-process';
@@ -43,14 +42,16 @@ describe('the worker process', () => {
       worker.output().includes('repeat:purge-expired-hourly') ? true : undefined,
     );
     const now = Date.now();
-    db().insert(users).values({ id: 'u1', email: 'u1@test', name: 'U', passwordHash: 'x' }).run();
-    db()
+    const { sessions, users } = tables;
+    await database()
+      .insert(users)
+      .values({ id: 'u1', email: 'u1@test', name: 'U', passwordHash: 'x' });
+    await database()
       .insert(sessions)
       .values([
         { id: 'expired', userId: 'u1', expiresAt: new Date(now - 1000) },
         { id: 'live', userId: 'u1', expiresAt: new Date(now + 3_600_000) },
-      ])
-      .run();
+      ]);
 
     const job = await maintenanceQueue.add({ task: 'purge-expired' });
     const events = new QueueEvents(maintenanceQueue.name, {
@@ -61,7 +62,7 @@ describe('the worker process', () => {
     await events.close();
 
     expect(result).toEqual({ sessions: 1, resetTokens: 0 });
-    expect(db().select({ id: sessions.id }).from(sessions).all()).toEqual([{ id: 'live' }]);
+    expect(await database().select({ id: sessions.id }).from(sessions)).toEqual([{ id: 'live' }]);
   });
 
   it('finishes a job after the worker is killed mid-job and restarted', async () => {

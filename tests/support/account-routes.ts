@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppLoadContext } from '@remix-run/node';
-import { eq } from 'drizzle-orm';
-import { outboxEmails } from '../../db/schema';
-import { db } from '~/utils/db.server';
+import { asc, eq } from 'drizzle-orm';
+import { database, tables } from '~/utils/database.server';
 
 /** A fresh, unique address for one test. */
 export function uniqueEmail(label = 'member'): string {
@@ -100,8 +99,14 @@ export function sessionCookie(response: Response | Headers): string | null {
   return cookie ? cookie.split(';')[0]! : null;
 }
 
-export function emailsTo(address: string) {
-  return db().select().from(outboxEmails).where(eq(outboxEmails.to, address.toLowerCase())).all();
+/** The mails to `address`, oldest first. */
+export async function emailsTo(address: string) {
+  const { outboxEmails } = tables;
+  return database()
+    .select()
+    .from(outboxEmails)
+    .where(eq(outboxEmails.to, address.toLowerCase()))
+    .orderBy(asc(outboxEmails.id));
 }
 
 /** The token in the newest reset email to `address`. */

@@ -9,6 +9,8 @@ import { deleteRedisPrefix, TEST_REDIS_URL } from './redis';
 
 export interface RunningApp {
   baseURL: string;
+  /** The start's process id (its web processes and worker are its children). */
+  pid: number;
   dataDir: string;
   adminEmail: string;
   adminPassword: string;
@@ -73,13 +75,14 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
 
   return {
     baseURL,
+    pid: child.pid!,
     dataDir,
     adminEmail,
     adminPassword,
     redisPrefix: prefix,
     output: () => log,
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
