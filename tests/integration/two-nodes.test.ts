@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createCookie } from '@remix-run/node';
-import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken, newId, newSecretToken } from '~/utils/ids.server';
 import { startApp, type RunningApp } from '../support/app-process';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
 import { childPids, until } from '../support/processes';
@@ -55,25 +52,19 @@ async function query<Row>(text: string, values: unknown[] = []): Promise<Row[]> 
   }
 }
 
-/** A member with a session, written as the app writes them; the cookie works on every node. */
-async function member() {
-  const id = newId();
+/** A member who signs up through `node`'s API; the session cookie works on every node. */
+async function signUpOn(node: RunningApp) {
   const email = `node-member-${randomBytes(4).toString('hex')}@example.com`;
-  await query('INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, $3, $4)', [
-    id,
-    email,
-    'Node Member',
-    bcrypt.hashSync('correct-horse-battery', 4),
-  ]);
-  const token = newSecretToken();
-  await query('INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, $3)', [
-    hashToken(token),
-    id,
-    new Date(Date.now() + 24 * 3600 * 1000),
-  ]);
-  const cookie = createCookie('__session', { path: '/', secrets: [SESSION_SECRET] });
-  const serialized = await cookie.serialize(token);
-  return { id, email, cookie: serialized.split(';')[0]! };
+  const response = await fetch(`${node.baseURL}/api/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: node.baseURL },
+    body: JSON.stringify({ email, mName: 'Node Member', password: 'correct-horse-battery' }),
+  });
+  expect(response.status).toBe(200);
+  const { userId } = (await response.json()) as { userId: string };
+  const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('__session='));
+  expect(session).toBeDefined();
+  return { id: userId, email, cookie: session!.split(';')[0]! };
 }
 
 function client(node: RunningApp, cookie: string) {
@@ -111,7 +102,7 @@ describe('two nodes on one PostgreSQL database and one Redis', () => {
     expect(announced.length).toBeLessThanOrEqual(1);
     expect(await query("SELECT email FROM users WHERE role = 'main_admin'")).toHaveLength(1);
 
-    const { cookie } = await member();
+    const { cookie } = await signUpOn(nodeB);
     for (const node of [nodeA, nodeB]) {
       const home = await client(node, cookie).get('/home');
       expect(home.status).toBe(200);
@@ -119,7 +110,7 @@ describe('two nodes on one PostgreSQL database and one Redis', () => {
   });
 
   it('a payment taken on B changes the plan A serves', async () => {
-    const { id, email, cookie } = await member();
+    const { id, email, cookie } = await signUpOn(nodeA);
     const onA = client(nodeA, cookie);
     const checkout = await onA.post('/payment?plan=monthly', {
       email,
@@ -159,8 +150,8 @@ describe('two nodes on one PostgreSQL database and one Redis', () => {
     });
   });
 
-  it('when A is killed mid-course, B finishes every lesson, each written once', async () => {
-    const { cookie } = await member();
+  it('a member signs up and generates a course on A; A is killed mid-course; B finishes every lesson, each written once, and the member studies it on B', async () => {
+    const { cookie } = await signUpOn(nodeA);
     const onA = client(nodeA, cookie);
     const created = await onA.post('/create', {
       topic: 'Sailing',
@@ -214,10 +205,20 @@ describe('two nodes on one PostgreSQL database and one Redis', () => {
       120_000,
       250,
     );
-    // B serves the finished course.
-    const page = await client(nodeB, cookie).get(`/course/${courseId}`);
+    // The member studies it on B: the course page, and a lesson opened counts as done.
+    const onB = client(nodeB, cookie);
+    const page = await onB.get(`/course/${courseId}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(lessons[0]!.title);
+    const studied = lessons.at(-1)!;
+    const opened = await onB.post(`/course/${courseId}`, {
+      intent: 'open',
+      lessonId: String(studied.id),
+    });
+    expect(opened.response.status).toBe(302);
+    expect(
+      (await query<{ done: boolean }>('SELECT done FROM lessons WHERE id = $1', [studied.id]))[0],
+    ).toEqual({ done: true });
     // Every lesson stored once over both nodes (A's log ends where it died).
     await until(
       () =>
