@@ -22,20 +22,7 @@ import {
   QUIZ_KINDS,
   REGENERATION_STATES,
 } from './enums';
-export {
-  PLANS,
-  ROLES,
-  COURSE_TYPES,
-  GENERATION_STATES,
-  MEDIA_STATES,
-  MATERIAL_KINDS,
-  PAYMENT_PROVIDERS,
-  SUBSCRIPTION_STATUSES,
-  POLICY_KEYS,
-  TUTOR_ROLES,
-  QUIZ_KINDS,
-  REGENERATION_STATES,
-} from './enums';
+export * from './enums';
 
 /**
  * The whole product's data model. Ids the outside world sees are random text

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lt, or } from 'drizzle-orm';
 import type { courseCompletions } from '../../db/schema';
 import { database, first, tables, transaction } from '~/utils/database.server';
 import { progressPercent } from '~/domain/progress';
+import { lessonsDoneOfCourse } from './quizzes.server';
 
 /**
  * Course completions and their certificate ids: data access only. The finish
@@ -19,18 +20,7 @@ export interface Progress {
 }
 
 export async function courseProgress(courseId: string): Promise<Progress> {
-  const { lessons } = tables;
-  const row = await first(
-    database()
-      .select({
-        total: count(),
-        done: sql<number>`count(*) filter (where ${eq(lessons.done, true)})`.mapWith(Number),
-      })
-      .from(lessons)
-      .where(eq(lessons.courseId, courseId)),
-  );
-  const total = row?.total ?? 0;
-  const done = Number(row?.done ?? 0);
+  const { done, total } = await lessonsDoneOfCourse(courseId);
   return { done, total, percent: progressPercent(done, total) };
 }
 
