@@ -26,9 +26,6 @@ const POSTGRES_INTEGRATION_TESTS = [
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
-    // One file at a time in each sequential project, the projects side by side (vitest's default
-    // on two cores would be one file at a time in all).
-    maxWorkers: 3,
     projects: [
       {
         extends: true,

@@ -13,6 +13,9 @@ import { malformedRequest } from './malformed-request';
 import { responsePolicy, type TrustProxy } from './response-policy';
 import { writeTurns } from './write-turns';
 
+/** A refused body up to this size is read and dropped, so that its sender reads the refusal. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
 export interface WebServerOptions {
   /** The Remix server build: the compiled one in production, Vite's current one in development. */
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -91,10 +94,13 @@ export async function createWebServer(options: WebServerOptions) {
       req.get('transfer-encoding'),
     );
     if (!size.ok) {
-      res
-        .status(size.status)
-        .set('Connection', 'close')
-        .json({ success: false, message: size.message });
+      // A client still sending the body sees the answer only if the body is taken: closing
+      // under it resets the connection (EPIPE) before it reads anything. A body up to
+      // DRAIN_LIMIT is read and dropped, the connection kept; a larger one is cut off.
+      const declared = Number(req.get('content-length'));
+      if (Number.isFinite(declared) && declared <= DRAIN_LIMIT) req.resume();
+      else res.set('Connection', 'close');
+      res.status(size.status).json({ success: false, message: size.message });
       return;
     }
     next();

@@ -212,6 +212,8 @@ describe('authoring in a browser', () => {
     // The sources link to the text read from the document, which only its owner can open.
     await page.getByTestId('lesson-sources').getByRole('link').click();
     await page.waitForURL(/\/documents\/[\w-]+#section-2$/);
+    // The URL changes before the lesson page gives way to the document.
+    await page.getByTestId('lesson-theory').waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: /The Calvin Cycle/ }).waitFor();
     await page.context().close();
   });

@@ -127,7 +127,11 @@ export async function startLmsStandIn(
       if (file.startsWith(root + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile()) {
         const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
         const delay = type.startsWith('image/') ? imageDelayMs : 0;
-        setTimeout(() => send(200, fs.readFileSync(file), type), delay);
+        setTimeout(() => {
+          // The test may have finished (and removed the package) while the image was delayed.
+          if (response.destroyed || !fs.existsSync(file)) return void response.destroy();
+          send(200, fs.readFileSync(file), type);
+        }, delay);
         return;
       }
     }
