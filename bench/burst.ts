@@ -24,6 +24,7 @@ import os from 'node:os';
 import { startApp, type RunningApp } from '../tests/support/app-process';
 import { appDatabase, closeAppDatabases } from '../tests/support/members';
 import { startSampler } from './lib/landing-sampler';
+import { requeued } from './lib/requeued';
 import { memberClient, post, type MemberClient } from './lib/member-client';
 
 const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 2000);
@@ -135,22 +136,6 @@ function counts(app: RunningApp, outlineIds: string[]): Counts {
     )
     .get(...outlineIds) as { n: number; done: number };
   return { outlinesDone, lessons: lessons.n, lessonsDone: lessons.done };
-}
-
-/** Lost work the sweeper had to give a job again, from the app's log, by kind. */
-function requeued(app: RunningApp): Record<string, number> {
-  const found: Record<string, number> = {};
-  for (const line of app.output().split('\n')) {
-    if (!line.includes('"sweep.requeued"')) continue;
-    try {
-      const entry = JSON.parse(line) as Record<string, unknown>;
-      for (const [kind, value] of Object.entries(entry))
-        if (typeof value === 'number' && value > 0) found[kind] = (found[kind] ?? 0) + value;
-    } catch {
-      found.unreadable = (found.unreadable ?? 0) + 1;
-    }
-  }
-  return found;
 }
 
 async function main() {

@@ -40,6 +40,7 @@ import {
 } from './lib/bench-database';
 import { burstMembers, generateBulkData } from './lib/bulk-data';
 import { post, type MemberClient } from './lib/member-client';
+import { requeued } from './lib/requeued';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
 const COURSES = Number(process.env.BENCH_COURSES ?? 100_000);
@@ -119,22 +120,6 @@ function createForm(topic: string) {
   const form = new URLSearchParams({ topic, topicCount: '5', type: 'text' });
   form.append('subtopic', 'Foundations');
   return form;
-}
-
-/** Lost work the sweeper had to give a job again, from the app's log, by kind (bench/burst.ts). */
-function requeued(app: RunningApp): Record<string, number> {
-  const found: Record<string, number> = {};
-  for (const line of app.output().split('\n')) {
-    if (!line.includes('"sweep.requeued"')) continue;
-    try {
-      const entry = JSON.parse(line) as Record<string, unknown>;
-      for (const [kind, value] of Object.entries(entry))
-        if (typeof value === 'number' && value > 0) found[kind] = (found[kind] ?? 0) + value;
-    } catch {
-      found.unreadable = (found.unreadable ?? 0) + 1;
-    }
-  }
-  return found;
 }
 
 interface BurstResult {
