@@ -18,18 +18,28 @@ export const DRAFT_TTL_SECONDS = 600;
 
 type DraftMessage =
   | { k: DraftKey; g: string; at: number; t: string }
-  | { k: DraftKey; g: string; reset: true }
+  | { k: DraftKey; g: string; reset: true; t: string }
   | { k: DraftKey; done: true };
 
 /**
- * Appends a piece and tells the readers, only while the draft exists: a piece never makes a draft
- * without its try's id (a start that was lost, or a draft that expired).
+ * Appends a piece and tells the readers, only while the draft is this try's (ARGV[5] is its id): a
+ * piece never lands in another try's text, nor makes a draft without its try's id.
  */
 const APPEND_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('GETRANGE', KEYS[1], 0, string.len(ARGV[5])) ~= ARGV[5] .. '\\n' then return -1 end
 redis.call('APPEND', KEYS[1], ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return redis.call('PUBLISH', ARGV[3], ARGV[4])`;
+
+/** Removes the draft and announces the end, unless another try has replaced it meanwhile. */
+const FINISH_SCRIPT = `
+local head = redis.call('GETRANGE', KEYS[1], 0, string.len(ARGV[1]))
+if head ~= '' and head ~= ARGV[1] .. '\\n' then return 0 end
+redis.call('DEL', KEYS[1])
+return redis.call('PUBLISH', ARGV[2], ARGV[3])`;
+
+/** How long the first write of a try waits for this process's Redis connection. */
+const START_WAIT_MS = 2000;
 
 const channel = () => `${env().REDIS_PREFIX}:drafts`;
 const draftKey = (key: DraftKey) => `${env().REDIS_PREFIX}:draft:${key}`;
@@ -46,52 +56,83 @@ export interface DraftWriter {
 }
 
 /**
- * Starts a new try's draft of `key`, replacing whatever an earlier try left. Pieces are written
- * in order on one connection; `finish` waits for them.
+ * Starts a new try's draft of `key`, replacing whatever an earlier try left. Writes go out one at
+ * a time on one connection; `finish` waits for them. The writer keeps its whole text, so a write
+ * that failed (Redis slow to connect, or away for a moment) costs nothing: the next one writes
+ * the draft whole again, and readers start over from it.
  */
 export function startDraft(key: DraftKey): DraftWriter {
   const redis = producerRedis();
   const id = randomBytes(6).toString('base64url');
-  const publish = (message: DraftMessage) => redis.publish(channel(), JSON.stringify(message));
-  let written = 0;
+  let text = '';
+  /** How much of `text` Redis holds; nothing until the try's draft is (re)written whole. */
+  let stored = 0;
+  let started = false;
+  /** Another try owns the draft now (this one is a stalled leftover): stop writing. */
+  let replaced = false;
+
+  const write = async () => {
+    const upTo = text.length;
+    if (replaced || (started && upTo === stored)) return;
+    try {
+      if (!started) {
+        await waitForRedis(START_WAIT_MS);
+        const whole = text.slice(0, upTo);
+        const reset: DraftMessage = { k: key, g: id, reset: true, t: whole };
+        await redis
+          .multi()
+          .set(draftKey(key), `${id}\n${whole}`, 'EX', DRAFT_TTL_SECONDS)
+          .publish(channel(), JSON.stringify(reset))
+          .exec();
+        started = true;
+      } else {
+        const piece = text.slice(stored, upTo);
+        const message: DraftMessage = { k: key, g: id, at: stored, t: piece };
+        const published = await redis.eval(
+          APPEND_SCRIPT,
+          1,
+          draftKey(key),
+          piece,
+          DRAFT_TTL_SECONDS,
+          channel(),
+          JSON.stringify(message),
+          id,
+        );
+        if (published === -1) replaced = true;
+      }
+      stored = upTo;
+    } catch (error) {
+      warn(started ? 'append' : 'start', key, error);
+      started = false;
+    }
+  };
+
   // Pieces that arrive while a write is under way go out together in the next one: a model
   // (or a burst of fifty lessons) can outpace Redis, and one round trip per word then costs the
   // worker more CPU than the lesson. Readers see the same text, in fewer, longer pieces.
-  let batch = '';
-  let batchAt = 0;
-  const flush = () => {
-    const text = batch;
-    batch = '';
-    const message = JSON.stringify({ k: key, g: id, at: batchAt, t: text } satisfies DraftMessage);
-    return redis
-      .eval(APPEND_SCRIPT, 1, draftKey(key), text, DRAFT_TTL_SECONDS, channel(), message)
-      .catch((error: unknown) => warn('append', key, error));
+  let queued = false;
+  let pending = Promise.resolve();
+  const schedule = () => {
+    if (queued) return;
+    queued = true;
+    pending = pending.then(() => {
+      queued = false;
+      return write();
+    });
   };
-  // One write after the other, the first once the connection is up (it queues nothing itself).
-  let pending: Promise<unknown> = waitForRedis(2000)
-    .then(() =>
-      redis
-        .multi()
-        .set(draftKey(key), `${id}\n`, 'EX', DRAFT_TTL_SECONDS)
-        .publish(channel(), JSON.stringify({ k: key, g: id, reset: true } satisfies DraftMessage))
-        .exec(),
-    )
-    .catch((error: unknown) => warn('start', key, error));
+  schedule();
+
   return {
-    append(text) {
-      if (!text) return;
-      if (!batch) {
-        batchAt = written;
-        pending = pending.then(flush);
-      }
-      batch += text;
-      written += text.length;
+    append(piece) {
+      if (!piece) return;
+      text += piece;
+      schedule();
     },
     async finish() {
       await pending;
+      const done: DraftMessage = { k: key, done: true };
       await redis
-        .del(draftKey(key))
-        .then(() => publish({ k: key, done: true }))
+        .eval(FINISH_SCRIPT, 1, draftKey(key), id, channel(), JSON.stringify(done))
         .catch((error: unknown) => warn('finish', key, error));
     },
   };
@@ -184,8 +225,8 @@ export async function followDraft(
       return;
     }
     if ('reset' in message) {
-      state = { id: message.g, text: '' };
-      onEvent({ type: 'reset', text: '' });
+      state = { id: message.g, text: message.t };
+      onEvent({ type: 'reset', text: message.t });
       return;
     }
     const end = message.at + message.t.length;
