@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,6 +63,35 @@ async function findPostgres(): Promise<string> {
   }
 }
 
+/**
+ * The vitest runs, side by side: the browser suite waits mostly on Chromium and the app it
+ * drives, the others mostly on their own processes, so on two cores together they take little
+ * more than the longer one alone. Within a run, files go one at a time (vitest.config.ts).
+ */
+const TEST_RUNS = [
+  { name: 'unit+integration', projects: ['unit', 'integration', 'integration-postgres'] },
+  { name: 'browser', projects: ['e2e'] },
+];
+
+/** Runs a command with each line of its output marked with `label`; resolves to its success. */
+function runLabelled(label: string, command: string, args: string[], env: NodeJS.ProcessEnv) {
+  say(`${label}: ${command} ${args.join(' ')}`);
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const relay = (from: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
+    let partial = '';
+    from.setEncoding('utf8');
+    from.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) to.write(`[${label}] ${line}\n`);
+    });
+    from.on('end', () => partial && to.write(`[${label}] ${partial}\n`));
+  };
+  relay(child.stdout, process.stdout);
+  relay(child.stderr, process.stderr);
+  return new Promise<boolean>((resolve) => child.on('close', (code) => resolve(code === 0)));
+}
+
 interface VitestReport {
   numPassedTests: number;
   numFailedTests: number;
@@ -81,7 +110,6 @@ async function main() {
     REDIS_URL: redis.url,
     TEST_DATABASE_URL: postgres,
   };
-  const reportFile = path.join(scratch, 'vitest-report.json');
 
   try {
     const checks =
@@ -94,20 +122,30 @@ async function main() {
       process.exitCode = 1;
       return;
     }
-    const ok = run(
-      'unit, integration and browser tests',
-      'npx',
-      ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`],
-      env,
+    const results = await Promise.all(
+      TEST_RUNS.map(async ({ name, projects }) => {
+        const reportFile = path.join(scratch, `vitest-${name}.json`);
+        const args = ['vitest', 'run', ...projects.flatMap((project) => ['--project', project])];
+        args.push('--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`);
+        const ok = await runLabelled(name, 'npx', args, env);
+        const report = fs.existsSync(reportFile)
+          ? (JSON.parse(fs.readFileSync(reportFile, 'utf8')) as VitestReport)
+          : undefined;
+        // A run that failed outside any test (a setup error) still counts as one failure.
+        return {
+          ok,
+          passed: report?.numPassedTests ?? 0,
+          failed: Math.max(report?.numFailedTests ?? 0, ok ? 0 : 1),
+          skipped: report?.numPendingTests ?? 0,
+        };
+      }),
     );
-    const report = fs.existsSync(reportFile)
-      ? (JSON.parse(fs.readFileSync(reportFile, 'utf8')) as VitestReport)
-      : undefined;
-    // A run that failed outside any test (a setup error) still counts as one failure.
-    const failed = Math.max(report?.numFailedTests ?? 0, ok ? 0 : 1);
-    const skipped = report?.numPendingTests ?? 0;
+    const total = (key: 'passed' | 'failed' | 'skipped') =>
+      results.reduce((sum, result) => sum + result[key], 0);
+    const ok = results.every((result) => result.ok);
+    const skipped = total('skipped');
     console.log(
-      `${report?.numPassedTests ?? 0} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`,
+      `${total('passed')} passed, ${total('failed')} failed${skipped ? `, ${skipped} skipped` : ''}`,
     );
     process.exitCode = ok ? 0 : 1;
   } finally {
