@@ -45,9 +45,9 @@ async function startBare(dataDir: string): Promise<{ url: string; child: ChildPr
 /** The product with a member of COURSES courses, and that member's signed-in client. */
 async function seededApp(webProcesses: number) {
   const app = await startApp({ WEB_CONCURRENCY: String(webProcesses), LOG_LEVEL: 'error' });
-  const member = createMember(app.dataDir);
+  const member = await createMember(app.dataDir);
   for (let i = 0; i < COURSES; i += 1)
-    insertCourse(app.dataDir, member.id, {
+    await insertCourse(app.dataDir, member.id, {
       mainTopic: `Course ${i}`,
       lessons: 4,
       allDone: i % 3 === 0,
@@ -146,7 +146,7 @@ async function main() {
     process.exitCode = ratio < TARGET ? 1 : 0;
   } finally {
     bare?.kill();
-    closeAppDatabases();
+    await closeAppDatabases();
     for (const app of apps) await app.stop();
   }
 }

@@ -22,7 +22,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { startApp, type RunningApp } from '../tests/support/app-process';
-import { appDatabase, closeAppDatabases } from '../tests/support/members';
+import { databaseFile, openDatabase } from '../db/connection';
 import { startSampler } from './lib/landing-sampler';
 import { requeued } from './lib/requeued';
 import { memberClient, post, type MemberClient } from './lib/member-client';
@@ -121,8 +121,13 @@ interface Counts {
   lessonsDone: number;
 }
 
+/** The app's SQLite file, opened beside it (one connection for the run). */
+let appSqlite: ReturnType<typeof openDatabase>['$client'] | undefined;
+const sqliteOf = (app: RunningApp) =>
+  (appSqlite ??= openDatabase(databaseFile(app.dataDir)).$client);
+
 function counts(app: RunningApp, outlineIds: string[]): Counts {
-  const sqlite = appDatabase(app.dataDir).$client;
+  const sqlite = sqliteOf(app);
   const marks = outlineIds.map(() => '?').join(',');
   const outlinesDone = (
     sqlite
@@ -197,7 +202,7 @@ async function main() {
       const started = performance.now();
       const topicsPaths = await createBurst(clients, 'Burst Course');
       const outlineIds = topicsPaths.map((topicsPath) => topicsPath.split('/').pop()!);
-      const sqlite = appDatabase(app.dataDir).$client;
+      const sqlite = sqliteOf(app);
       const outlineState = sqlite.prepare('select state from outlines where id = ?');
       let firstCourseAt = 0;
       const generating = (async () => {
@@ -260,7 +265,7 @@ async function main() {
   } finally {
     // Its timer would keep the process alive once the /create bursts alone are measured.
     memory.stop();
-    closeAppDatabases();
+    appSqlite?.close();
     await app.stop();
   }
   console.log(

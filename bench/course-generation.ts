@@ -186,7 +186,7 @@ async function main() {
     ]);
   });
 
-  closeAppDatabases();
+  await closeAppDatabases();
   console.log('| Measure | Median | Target |');
   console.log('|---|---|---|');
   for (const [measure, value, target] of rows) console.log(`| ${measure} | ${value} | ${target} |`);

@@ -148,7 +148,7 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    closeAppDatabases();
+    await closeAppDatabases();
     await app?.stop();
   }
 }

@@ -202,9 +202,9 @@ async function main() {
       ),
     );
 
-    const member = createMember(app.dataDir);
+    const member = await createMember(app.dataDir);
     for (let i = 0; i < 20; i += 1)
-      insertCourse(app.dataDir, member.id, {
+      await insertCourse(app.dataDir, member.id, {
         mainTopic: `Course ${i}`,
         lessons: 4,
         allDone: false,
@@ -255,7 +255,7 @@ async function main() {
     );
   } finally {
     for (const web of webs) web.child.kill('SIGTERM');
-    closeAppDatabases();
+    await closeAppDatabases();
     await app.stop();
   }
 

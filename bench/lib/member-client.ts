@@ -11,10 +11,10 @@ export async function memberClient(
   app: RunningApp,
   plan: 'free' | 'monthly',
 ): Promise<MemberClient> {
-  const member = createMember(app.dataDir, { plan });
+  const member = await createMember(app, { plan });
   return {
     base: app.baseURL,
-    cookie: `__session=${await sessionCookieValue(app.dataDir, member)}`,
+    cookie: `__session=${await sessionCookieValue(app, member)}`,
   };
 }
 

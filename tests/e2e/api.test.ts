@@ -94,8 +94,8 @@ describe('the API from a browser page on another origin', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('makes a token on /profile, shown once, and calls the API with it from an allowed origin only', async () => {
-    const member = createMember(dataDir);
-    insertCourse(dataDir, member.id, { mainTopic: 'Made Here', lessons: 2, allDone: false });
+    const member = await createMember(dataDir);
+    await insertCourse(dataDir, member.id, { mainTopic: 'Made Here', lessons: 2, allDone: false });
     const page = await e2e.newPage();
     await signInAs(page.context(), baseURL, dataDir, member);
 

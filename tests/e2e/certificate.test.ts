@@ -37,7 +37,7 @@ describe('completing a course and earning its certificate', () => {
 
   it('finishes the course, shows, downloads, emails and verifies the certificate', async () => {
     const { member, page } = await memberPage('Ada Lovelace');
-    const courseId = insertCourse(dataDir, member.id, {
+    const courseId = await insertCourse(dataDir, member.id, {
       mainTopic: 'Introduction to Astronomy',
       lessons: 4,
       allDone: false,
@@ -46,7 +46,7 @@ describe('completing a course and earning its certificate', () => {
     // Not finished yet: the certificate sends the member back to the course.
     await page.goto(`/certificate/${courseId}`);
     expect(new URL(page.url()).pathname).toBe(`/course/${courseId}`);
-    expect(readCompletion(dataDir, courseId)).toBeUndefined();
+    expect(await readCompletion(dataDir, courseId)).toBeUndefined();
 
     // The member studies every lesson in the course view; at 100% the progress
     // circle becomes the Certificate link, and opening it finishes the course.
@@ -62,7 +62,7 @@ describe('completing a course and earning its certificate', () => {
     await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toContain(
       'Congratulations',
     );
-    const completion = readCompletion(dataDir, courseId)!;
+    const completion = (await readCompletion(dataDir, courseId))!;
     expect(completion).toMatchObject({
       memberName: 'Ada Lovelace',
       courseTitle: 'Introduction to Astronomy',
@@ -154,16 +154,16 @@ describe('completing a course and earning its certificate', () => {
 
   it('works without JavaScript: Get Certificate finishes the course', async () => {
     const { member, page } = await memberPage('Grace Hopper', { javaScriptEnabled: false });
-    const courseId = insertCourse(dataDir, member.id, {
+    const courseId = await insertCourse(dataDir, member.id, {
       mainTopic: 'COBOL',
       lessons: 2,
       allDone: true,
     });
     await page.goto(`/certificate/${courseId}`);
-    expect(readCompletion(dataDir, courseId)).toBeUndefined();
+    expect(await readCompletion(dataDir, courseId)).toBeUndefined();
     await page.getByRole('button', { name: 'Get Certificate' }).click();
     await page.getByTestId('congratulations').waitFor();
-    const completion = readCompletion(dataDir, courseId)!;
+    const completion = (await readCompletion(dataDir, courseId))!;
     await expect(page.getByTestId('certificate-id').innerText()).resolves.toBe(
       completion.certificateId,
     );
@@ -173,7 +173,7 @@ describe('completing a course and earning its certificate', () => {
 
   it('retries a failed finish call quietly until it works', async () => {
     const { member, page } = await memberPage('Katherine Johnson');
-    const courseId = insertCourse(dataDir, member.id, {
+    const courseId = await insertCourse(dataDir, member.id, {
       mainTopic: 'Orbital Mechanics',
       lessons: 3,
       allDone: true,
@@ -187,14 +187,14 @@ describe('completing a course and earning its certificate', () => {
     await page.goto(`/certificate/${courseId}`);
     await page.getByTestId('congratulations').waitFor({ timeout: 60_000 });
     expect(calls).toBe(3);
-    expect(readCompletion(dataDir, courseId)?.courseTitle).toBe('Orbital Mechanics');
+    expect((await readCompletion(dataDir, courseId))?.courseTitle).toBe('Orbital Mechanics');
     await expect(page.locator('.Toastify__toast').count()).resolves.toBe(0);
     await page.context().close();
   });
 
   it("shows another member's certificate page as not found", async () => {
-    const owner = createMember(dataDir, { name: 'Owner' });
-    const courseId = insertCourse(dataDir, owner.id, {
+    const owner = await createMember(dataDir, { name: 'Owner' });
+    const courseId = await insertCourse(dataDir, owner.id, {
       mainTopic: 'Secret Course',
       lessons: 1,
       allDone: true,
@@ -202,7 +202,7 @@ describe('completing a course and earning its certificate', () => {
     const { page } = await memberPage('Someone Else');
     const response = await page.goto(`/certificate/${courseId}`);
     expect(response?.status()).toBe(404);
-    expect(readCompletion(dataDir, courseId)).toBeUndefined();
+    expect(await readCompletion(dataDir, courseId)).toBeUndefined();
     await page.context().close();
   });
 });

@@ -9,9 +9,9 @@ describe('the course list in a browser', () => {
   const { baseURL, dataDir } = e2e;
 
   it('shows 24 of 30 courses, then all 30 after Load more, newest first', async () => {
-    const member = createMember(dataDir);
+    const member = await createMember(dataDir);
     for (let i = 1; i <= 30; i += 1) {
-      insertCourse(dataDir, member.id, {
+      await insertCourse(dataDir, member.id, {
         mainTopic: `Paging course ${i}`,
         lessons: 2,
         allDone: false,

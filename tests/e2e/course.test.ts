@@ -260,7 +260,7 @@ describe('course generation in a browser', () => {
 
   /** A written course of four lessons, none studied yet; its lesson ids in order. */
   async function unstudiedCourse(memberId: string) {
-    const courseId = insertCourse(dataDir, memberId, {
+    const courseId = await insertCourse(dataDir, memberId, {
       mainTopic: 'Knitting',
       lessons: 4,
       allDone: false,
@@ -285,7 +285,7 @@ describe('course generation in a browser', () => {
       .map((lesson) => lesson.title);
 
   it('marks only the lesson the member opens: prefetch, reloads of data and revalidation change nothing', async () => {
-    const member = createMember(dataDir);
+    const member = await createMember(dataDir);
     const context = await e2e.browser.newContext({ baseURL });
     await signInAs(context, baseURL, dataDir, member);
     const { courseId, ids } = await unstudiedCourse(member.id);
@@ -322,7 +322,7 @@ describe('course generation in a browser', () => {
   });
 
   it('without JavaScript, opening a lesson from the sidebar marks it done', async () => {
-    const member = createMember(dataDir);
+    const member = await createMember(dataDir);
     const context = await e2e.browser.newContext({ baseURL, javaScriptEnabled: false });
     await signInAs(context, baseURL, dataDir, member);
     const { courseId } = await unstudiedCourse(member.id);

@@ -19,7 +19,7 @@ describe('exporting a course', () => {
     const context = await e2e.browser.newContext({ baseURL, acceptDownloads: true });
     const page = await context.newPage();
     const member = await signUp(page, dataDir, { name: 'Ada Lovelace' });
-    const courseId = insertCourse(dataDir, member.id, {
+    const courseId = await insertCourse(dataDir, member.id, {
       mainTopic: 'Introduction to Astronomy',
       lessons: 6,
       allDone: true,
@@ -65,7 +65,7 @@ describe('exporting a course', () => {
     const context = await e2e.browser.newContext({ baseURL });
     const page = await context.newPage();
     const owner = await signUp(page, dataDir, { name: 'Grace Hopper' });
-    const courseId = insertCourse(dataDir, owner.id, {
+    const courseId = await insertCourse(dataDir, owner.id, {
       mainTopic: 'Compilers',
       lessons: 2,
       allDone: true,

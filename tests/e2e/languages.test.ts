@@ -143,7 +143,7 @@ describe('course languages in a browser', () => {
       ['hindi', 'खगोल विज्ञान का परिचय'],
       ['arabic', 'مقدمة في علم الفلك'],
     ] as const) {
-      const courseId = insertCourse(dataDir, member.id, {
+      const courseId = await insertCourse(dataDir, member.id, {
         mainTopic: title,
         lessons: 2,
         allDone: true,

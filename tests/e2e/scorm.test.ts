@@ -90,13 +90,13 @@ describe('SCORM 1.2 package', () => {
     cleanup.push(() => context.close());
     const page = await context.newPage();
     const member = await signUp(page, dataDir, { plan: 'monthly' });
-    const courseId = insertCourse(dataDir, member.id, {
+    const courseId = await insertCourse(dataDir, member.id, {
       mainTopic: 'Introduction to Astronomy',
       lessons: 6,
       allDone: true,
     });
-    const [quiz1, , , exam] = insertWrittenQuizzes(dataDir, courseId);
-    setFirstLessonPhoto(dataDir, courseId, '/images/demo/photo-1.png');
+    const [quiz1, , , exam] = await insertWrittenQuizzes(dataDir, courseId);
+    await setFirstLessonPhoto(dataDir, courseId, '/images/demo/photo-1.png');
 
     await page.goto(`/course/${courseId}`);
     const [download] = await Promise.all([
@@ -241,17 +241,17 @@ describe('SCORM 1.2 package', () => {
     const page = await e2e.newPage();
     cleanup.push(() => page.context().close());
     const member = await signUp(page, dataDir, { plan: 'yearly' });
-    const courseId = insertCourse(dataDir, member.id, {
+    const courseId = await insertCourse(dataDir, member.id, {
       mainTopic: 'Astronomy',
       lessons: 6,
       allDone: true,
     });
-    setCourseLanguage(dataDir, courseId, 'ar', {
+    await setCourseLanguage(dataDir, courseId, 'ar', {
       course: 'مقدمة في علم الفلك',
       topic: 'الموضوع',
       lesson: 'الدرس',
     });
-    insertWrittenQuizzes(dataDir, courseId);
+    await insertWrittenQuizzes(dataDir, courseId);
     const response = await page.request.get(`/course/${courseId}/export.scorm.zip`);
     expect(response.status()).toBe(200);
     expect(response.headers()['content-type']).toBe('application/zip');
@@ -337,12 +337,12 @@ describe('SCORM 1.2 package', () => {
     cleanup.push(() => context.close());
     const page = await context.newPage();
     const free = await signUp(page, dataDir);
-    const courseId = insertCourse(dataDir, free.id, {
+    const courseId = await insertCourse(dataDir, free.id, {
       mainTopic: 'Geology',
       lessons: 2,
       allDone: true,
     });
-    insertWrittenQuizzes(dataDir, courseId);
+    await insertWrittenQuizzes(dataDir, courseId);
 
     await page.goto(`/course/${courseId}`);
     await page.getByRole('link', { name: 'Download for an LMS (SCORM 1.2) of Geology' }).click();
@@ -361,12 +361,12 @@ describe('SCORM 1.2 package', () => {
     await context.clearCookies();
     const paid = await signUp(page, dataDir, { plan: 'monthly' });
     expect((await page.request.get(`/course/${courseId}/export.scorm.zip`)).status()).toBe(404);
-    const own = insertCourse(dataDir, paid.id, {
+    const own = await insertCourse(dataDir, paid.id, {
       mainTopic: 'Botany',
       lessons: 2,
       allDone: true,
     });
-    insertWrittenQuizzes(dataDir, own);
+    await insertWrittenQuizzes(dataDir, own);
     // The app's own SQLite file, opened beside it (tests/support/members.ts).
     await appDatabase(dataDir)
       .update(quizzes)

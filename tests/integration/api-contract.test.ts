@@ -2,12 +2,12 @@ import { createHmac } from 'node:crypto';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboxEmails } from '../../db/schema';
 import { DEMO_PAYPAL_WEBHOOK_ID, signedPayPalWebhook } from '../../mocks/paypal';
 import { DEMO_RAZORPAY_WEBHOOK_SECRET } from '../../mocks/razorpay';
 import { startApp, type RunningApp } from '../support/app-process';
 import { insertCourse } from '../support/courses';
 import { appDatabase, closeAppDatabases } from '../support/members';
+import { tables } from '~/utils/database.server';
 
 /**
  * The spec's `/api` table (section 7) driven row by row, in its order, the way an API client
@@ -255,11 +255,12 @@ function expectRazorpaySubscription(session: Record<string, unknown>) {
 /** The token of the newest reset link emailed to `email` (the outbox of demo mode). */
 async function resetTokenFor(email: string): Promise<string> {
   for (let tries = 0; tries < 100; tries += 1) {
-    const mails = appDatabase(app.dataDir)
+    // The running app's own database (tests/support/members.ts), queried through `tables`.
+    const { outboxEmails } = tables;
+    const mails = await appDatabase(app)
       .select()
       .from(outboxEmails)
-      .where(eq(outboxEmails.to, email.toLowerCase()))
-      .all();
+      .where(eq(outboxEmails.to, email.toLowerCase()));
     const token = mails
       .map((mail) => /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail.html ?? '')?.[1])
       .filter(Boolean)
@@ -279,7 +280,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  closeAppDatabases();
+  await closeAppDatabases();
   await app?.stop();
 });
 
@@ -334,7 +335,7 @@ describe("the spec's /api table, in order, with API tokens", () => {
     const token = await makeToken(sessionOf(again));
 
     // GET /api/courses?userId=: course records with their content (JSON text), enough per page.
-    const made = insertCourse(app.dataDir, member.id, {
+    const made = await insertCourse(app, member.id, {
       mainTopic: 'Made On Create',
       lessons: 3,
       allDone: false,
@@ -770,7 +771,7 @@ describe('API tokens', () => {
         (await api('GET', '/api/courses', { headers: { Authorization: authorization } })).status,
       ).toBe(401);
     const other = await signUpMember('owner');
-    const theirs = insertCourse(app.dataDir, other.id, {
+    const theirs = await insertCourse(app, other.id, {
       mainTopic: 'Theirs',
       lessons: 1,
       allDone: false,

@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courses, outlines, sourceDocuments, topics as topicRows } from '../../db/schema';
 import { MATERIAL_MESSAGES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_PAGES } from '~/domain/material';
 import { AI_ALLOWANCE_MESSAGE } from '~/domain/plans';
 import { startApp, type RunningApp } from '../support/app-process';
@@ -21,6 +20,7 @@ import {
   sessionCookieValue,
   type Member,
 } from '../support/members';
+import { first, tables } from '~/utils/database.server';
 
 /**
  * Authoring over HTTP against the running product (ADR 0032): every bad file is refused with its
@@ -36,13 +36,13 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  closeAppDatabases();
+  await closeAppDatabases();
   await app?.stop();
 });
 
 async function signedIn(plan: Member['plan'] = 'monthly') {
-  const member = createMember(app.dataDir, { plan });
-  const cookie = `__session=${await sessionCookieValue(app.dataDir, member)}`;
+  const member = await createMember(app, { plan });
+  const cookie = `__session=${await sessionCookieValue(app, member)}`;
   return { member, headers: { Cookie: cookie, Origin: app.baseURL } };
 }
 
@@ -69,18 +69,20 @@ function create(
   });
 }
 
-const rowsOf = (member: Member) => ({
-  outlines: appDatabase(app.dataDir)
-    .select()
-    .from(outlines)
-    .where(eq(outlines.userId, member.id))
-    .all().length,
-  documents: appDatabase(app.dataDir)
-    .select()
-    .from(sourceDocuments)
-    .where(eq(sourceDocuments.userId, member.id))
-    .all().length,
-});
+// The running app's own database (tests/support/members.ts), queried through `tables`.
+const rowsOf = async (member: Member) => {
+  const { outlines, sourceDocuments } = tables;
+  return {
+    outlines: (await appDatabase(app).select().from(outlines).where(eq(outlines.userId, member.id)))
+      .length,
+    documents: (
+      await appDatabase(app)
+        .select()
+        .from(sourceDocuments)
+        .where(eq(sourceDocuments.userId, member.id))
+    ).length,
+  };
+};
 
 async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -93,7 +95,7 @@ async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, t
 }
 
 const outlineRow = (id: string) =>
-  appDatabase(app.dataDir).select().from(outlines).where(eq(outlines.id, id)).get();
+  first(appDatabase(app).select().from(tables.outlines).where(eq(tables.outlines.id, id)));
 
 const SECTIONS = [
   { heading: 'Light Reactions', text: 'Chlorophyll absorbs light and splits water. '.repeat(8) },
@@ -153,7 +155,7 @@ describe('material that cannot be used', () => {
       // The page's answer carries the message (shown as a toast).
       expect(await response.text()).toContain(escapeHtml(bad.message));
     }
-    expect(rowsOf(member)).toEqual({ outlines: 0, documents: 0 });
+    expect(await rowsOf(member)).toEqual({ outlines: 0, documents: 0 });
 
     // The same document, attached by a free member: documents are a paid plan's.
     const free = await signedIn('free');
@@ -163,7 +165,7 @@ describe('material that cannot be used', () => {
     const tooLong = await create(free.headers, { pasted: 'x'.repeat(20_001) });
     expect(tooLong.status).toBe(413);
     expect(await tooLong.text()).toContain(MATERIAL_MESSAGES.pastedTooLong(20_000));
-    expect(rowsOf(free.member)).toEqual({ outlines: 0, documents: 0 });
+    expect(await rowsOf(free.member)).toEqual({ outlines: 0, documents: 0 });
   });
 });
 
@@ -177,11 +179,13 @@ describe('a member’s document', () => {
     const created = await create(owner.headers, { pasted });
     expect(created.status).toBe(302);
     const outlineId = created.headers.get('location')!.split('/topics/')[1]!;
-    const document = appDatabase(app.dataDir)
-      .select()
-      .from(sourceDocuments)
-      .where(eq(sourceDocuments.outlineId, outlineId))
-      .get()!;
+    const { courses, sourceDocuments } = tables;
+    const document = (await first(
+      appDatabase(app)
+        .select()
+        .from(sourceDocuments)
+        .where(eq(sourceDocuments.outlineId, outlineId)),
+    ))!;
     expect(document.sections.map((s) => s.heading)).toEqual(SECTIONS.map((s) => s.heading));
 
     const read = (headers: Headers) =>
@@ -193,20 +197,21 @@ describe('a member’s document', () => {
     const api = await fetch(`${app.baseURL}/api/outline/${outlineId}`, { headers: other.headers });
     expect(api.status).toBe(404);
 
-    await waitFor(() => (outlineRow(outlineId)?.state === 'done' ? true : undefined));
+    await waitFor(async () => ((await outlineRow(outlineId))?.state === 'done' ? true : undefined));
     const generated = await fetch(`${app.baseURL}/topics/${outlineId}`, {
       method: 'POST',
       headers: owner.headers,
       redirect: 'manual',
     });
     const courseId = generated.headers.get('location')!.split('/course/')[1]!;
-    const db = appDatabase(app.dataDir);
+    const db = appDatabase(app);
     expect(
-      db.select().from(sourceDocuments).where(eq(sourceDocuments.id, document.id)).get()?.courseId,
+      (await first(db.select().from(sourceDocuments).where(eq(sourceDocuments.id, document.id))))
+        ?.courseId,
     ).toBe(courseId);
-    db.delete(courses).where(eq(courses.id, courseId)).run();
+    await db.delete(courses).where(eq(courses.id, courseId));
     expect(
-      db.select().from(sourceDocuments).where(eq(sourceDocuments.id, document.id)).get(),
+      await first(db.select().from(sourceDocuments).where(eq(sourceDocuments.id, document.id))),
     ).toBeUndefined();
     expect((await read(owner.headers)).status).toBe(404);
   });
@@ -239,11 +244,15 @@ describe('reading a 200-page PDF', () => {
       uploadMs += (Date.now() - started) / ROUNDS;
       expect(response.status).toBe(302);
       const outlineId = response.headers.get('location')!.split('/topics/')[1]!;
-      const stored = appDatabase(app.dataDir)
-        .select()
-        .from(sourceDocuments)
-        .where(and(eq(sourceDocuments.outlineId, outlineId), eq(sourceDocuments.userId, member.id)))
-        .get()!;
+      const { sourceDocuments } = tables;
+      const stored = (await first(
+        appDatabase(app)
+          .select()
+          .from(sourceDocuments)
+          .where(
+            and(eq(sourceDocuments.outlineId, outlineId), eq(sourceDocuments.userId, member.id)),
+          ),
+      ))!;
       expect(stored.pageCount).toBe(MAX_DOCUMENT_PAGES);
     }
 
@@ -264,7 +273,7 @@ describe('POST /api/outline/:id', () => {
     const created = await create(headers, {});
     expect(created.status).toBe(302);
     const outlineId = created.headers.get('location')!.split('/topics/')[1]!;
-    await waitFor(() => (outlineRow(outlineId)?.state === 'done' ? true : undefined));
+    await waitFor(async () => ((await outlineRow(outlineId))?.state === 'done' ? true : undefined));
     return outlineId;
   }
   const post = (headers: Headers, outlineId: string, body: unknown) =>
@@ -312,12 +321,12 @@ describe('POST /api/outline/:id', () => {
 
     const generated = await post(headers, outlineId, { generate: true });
     const { courseId } = (await generated.json()) as { courseId: string };
-    const stored = appDatabase(app.dataDir)
+    const { topics: topicRows } = tables;
+    const stored = await appDatabase(app)
       .select({ title: topicRows.title })
       .from(topicRows)
       .where(eq(topicRows.courseId, courseId))
-      .orderBy(topicRows.position)
-      .all();
+      .orderBy(topicRows.position);
     expect(stored.map((t) => t.title)).toEqual(['My Own Start', 'The End']);
     // Once generated, the outline no longer changes.
     const late = await post(headers, outlineId, { topics: edited.slice(0, 1) });
@@ -337,13 +346,15 @@ describe('POST /api/outline/:id', () => {
       }
       expect(response.status).toBe(200);
       rewrites += 1;
-      const round = outlineRow(outlineId)!.rewriteRound;
-      await waitFor(() => (outlineRow(outlineId)?.rewriteInstruction === null ? true : undefined));
-      expect(outlineRow(outlineId)!.rewriteRound).toBe(round);
+      const round = (await outlineRow(outlineId))!.rewriteRound;
+      await waitFor(async () =>
+        (await outlineRow(outlineId))?.rewriteInstruction === null ? true : undefined,
+      );
+      expect((await outlineRow(outlineId))!.rewriteRound).toBe(round);
     }
     // An allowance of 8: the outline took one, each rewrite one.
     expect(rewrites).toBe(7);
-    const topics = outlineRow(outlineId)!.result!;
+    const topics = (await outlineRow(outlineId))!.result!;
     expect(topics[0]!.subtopics.at(-1)!.title).toBe(`${topics[0]!.title}: ${instruction}`);
   });
 });

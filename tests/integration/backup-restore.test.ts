@@ -17,8 +17,8 @@ const tempDir = (label: string) => {
   folders.push(dir);
   return dir;
 };
-afterAll(() => {
-  closeAppDatabases();
+afterAll(async () => {
+  await closeAppDatabases();
   for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -47,8 +47,12 @@ describe('backup and restore', () => {
     const app = await startApp({ DATA_DIR: dataDir, REDIS_PREFIX: prefix });
     try {
       for (let i = 0; i < 3; i += 1) {
-        const member = createMember(dataDir);
-        insertCourse(dataDir, member.id, { mainTopic: `Course ${i}`, lessons: 6, allDone: false });
+        const member = await createMember(dataDir);
+        await insertCourse(dataDir, member.id, {
+          mainTopic: `Course ${i}`,
+          lessons: 6,
+          allDone: false,
+        });
       }
       const expected = counts(dataDir);
       // Committed rows still sit in the -wal file: a plain copy would miss them.
@@ -87,7 +91,7 @@ describe('backup and restore', () => {
       );
       expect(counts(fresh)).toEqual(expected);
     } finally {
-      closeAppDatabases();
+      await closeAppDatabases();
       await app.stop();
     }
   });

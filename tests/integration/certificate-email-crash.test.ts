@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { certificateEmailQueue } from '~/queues/certificate-email.server';
-import { insertCourse } from '../support/courses';
+import { insertCourse, THIS_PROCESS } from '../support/courses';
 import { EMAIL_CLAIM_LEASE_MS, getCompletion } from '~/models/completions.server';
 import { finishCourse, retryCertificateEmail } from '~/services/course-completion.server';
 import { createUser } from '~/models/users.server';
 import { emailCertificate } from '~/services/certificate.server';
 import { database, tables } from '~/utils/database.server';
-import { env } from '~/utils/env.server';
 import { waitForRedis } from '~/utils/redis.server';
 
 /**
@@ -40,7 +39,7 @@ describe('a crash between claiming and sending the certificate email', () => {
       name: 'Margaret Hamilton',
       password: 'a-long-password',
     });
-    const courseId = insertCourse(env().DATA_DIR, user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'Apollo Guidance',
       lessons: 2,
       allDone: true,
@@ -88,7 +87,7 @@ describe('a crash between claiming and sending the certificate email', () => {
       name: 'Mary Jackson',
       password: 'a-long-password',
     });
-    const courseId = insertCourse(env().DATA_DIR, user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'Wind Tunnels',
       lessons: 2,
       allDone: true,

@@ -2,7 +2,7 @@ import type { AppLoadContext } from '@remix-run/node';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/system';
-import { decodePngSize, insertCourse } from '../support/courses';
+import { decodePngSize, insertCourse, THIS_PROCESS } from '../support/courses';
 import { spawnWorker, stopWorker } from '../support/worker-process';
 import { certificateEmailQueue } from '~/queues/certificate-email.server';
 import {
@@ -20,11 +20,10 @@ import * as verifyPage from '~/routes/public/verify.$certificateId';
 import { resetEmailTransportForTests } from '~/services/vendors/mailer.server';
 import { createSession } from '~/utils/auth.server';
 import { database, tables } from '~/utils/database.server';
-import { env, resetEnvForTests } from '~/utils/env.server';
+import { resetEnvForTests } from '~/utils/env.server';
 import { waitForRedis } from '~/utils/redis.server';
 
 const context = { clientIp: '203.0.113.7' } as AppLoadContext;
-const dataDir = () => env().DATA_DIR;
 
 beforeAll(async () => {
   // The request-email rate limit lives in Redis; let the connection come up first.
@@ -85,7 +84,7 @@ function get(path: string, cookie: string | null) {
 describe('finishing a course', () => {
   it('records the completion once, sends one email and keeps the first end date', async () => {
     const { user, cookie } = await member();
-    const courseId = insertCourse(dataDir(), user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'Rust for Beginners',
       lessons: 4,
       allDone: true,
@@ -131,7 +130,7 @@ describe('finishing a course', () => {
 
   it('sends one email when two finishes arrive at once', async () => {
     const { user } = await member('Grace Hopper');
-    const courseId = insertCourse(dataDir(), user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'Compilers',
       lessons: 2,
       allDone: true,
@@ -148,7 +147,7 @@ describe('finishing a course', () => {
 
   it('refuses a course that is not at 100% and records nothing', async () => {
     const { user, cookie } = await member();
-    const courseId = insertCourse(dataDir(), user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'Half Done',
       lessons: 3,
       allDone: false,
@@ -181,7 +180,7 @@ describe('finishing a course', () => {
   it("refuses someone else's course as if it did not exist", async () => {
     const owner = await member('Owner');
     const other = await member('Intruder');
-    const courseId = insertCourse(dataDir(), owner.user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, owner.user.id, {
       mainTopic: 'Private Course',
       lessons: 2,
       allDone: true,
@@ -253,7 +252,7 @@ describe('finishing a course', () => {
 
   it('keeps the completion when the email fails and sends it on the next finish', async () => {
     const { user } = await member('Katherine Johnson');
-    const courseId = insertCourse(dataDir(), user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'Orbital Mechanics',
       lessons: 2,
       allDone: true,
@@ -283,7 +282,7 @@ describe('finishing a course', () => {
 describe('a certificate email that failed at finish time', () => {
   it('is sent later by the worker, once', async () => {
     const { user } = await member('Dorothy Vaughan');
-    const courseId = insertCourse(dataDir(), user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'FORTRAN',
       lessons: 2,
       allDone: true,
@@ -329,7 +328,7 @@ describe('a certificate email that failed at finish time', () => {
 describe('the certificate page and image', () => {
   it('finishes a course at 100% from its own action and then shows it', async () => {
     const { user, cookie } = await member('Alan Turing');
-    const courseId = insertCourse(dataDir(), user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'Computability',
       lessons: 3,
       allDone: true,
@@ -393,7 +392,7 @@ describe('the certificate page and image', () => {
 describe('emailing a certificate on request', () => {
   it("mails the caller's own certificate to the caller's own address, ignoring html and email", async () => {
     const { user, cookie } = await member('Margaret Hamilton');
-    const courseId = insertCourse(dataDir(), user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'Apollo Software',
       lessons: 2,
       allDone: true,
@@ -424,7 +423,7 @@ describe('emailing a certificate on request', () => {
 
   it('limits how often a member can ask for the email', async () => {
     const { user, cookie } = await member('Barbara Liskov');
-    const courseId = insertCourse(dataDir(), user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'Abstraction',
       lessons: 1,
       allDone: true,
@@ -448,12 +447,12 @@ describe('emailing a certificate on request', () => {
   it("refuses a course that is not finished or is someone else's", async () => {
     const owner = await member();
     const other = await member();
-    const unfinished = insertCourse(dataDir(), owner.user.id, {
+    const unfinished = await insertCourse(THIS_PROCESS, owner.user.id, {
       mainTopic: 'Unfinished',
       lessons: 2,
       allDone: false,
     });
-    const finished = insertCourse(dataDir(), owner.user.id, {
+    const finished = await insertCourse(THIS_PROCESS, owner.user.id, {
       mainTopic: 'Finished',
       lessons: 1,
       allDone: true,
@@ -486,7 +485,7 @@ describe('emailing a certificate on request', () => {
 describe('public verification', () => {
   it('confirms name, course and date only', async () => {
     const { user } = await member('Hedy Lamarr');
-    const courseId = insertCourse(dataDir(), user.id, {
+    const courseId = await insertCourse(THIS_PROCESS, user.id, {
       mainTopic: 'Frequency Hopping',
       lessons: 2,
       allDone: true,

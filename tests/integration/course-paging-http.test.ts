@@ -16,17 +16,17 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  closeAppDatabases();
+  await closeAppDatabases();
   await app?.stop();
 });
 
 describe('GET /api/courses over HTTP', () => {
   it('pages with X-Next-Cursor and Link, refuses bad input and visitors, with the usual headers', async () => {
-    const member = createMember(app.dataDir);
+    const member = await createMember(app);
     const ids: string[] = [];
     for (let i = 0; i < 3; i += 1) {
       ids.push(
-        insertCourse(app.dataDir, member.id, {
+        await insertCourse(app, member.id, {
           mainTopic: `Http ${i}`,
           lessons: 1,
           allDone: false,
@@ -34,7 +34,7 @@ describe('GET /api/courses over HTTP', () => {
       );
       await new Promise((resolve) => setTimeout(resolve, 3));
     }
-    const cookie = `__session=${await sessionCookieValue(app.dataDir, member)}`;
+    const cookie = `__session=${await sessionCookieValue(app, member)}`;
     const get = (path: string, headers: Record<string, string> = { Cookie: cookie }) =>
       fetch(`${app.baseURL}${path}`, { headers });
 
@@ -65,14 +65,14 @@ describe('GET /api/courses over HTTP', () => {
   });
 
   it('compresses a list above a kilobyte for clients that accept gzip, and answers HEAD', async () => {
-    const member = createMember(app.dataDir);
+    const member = await createMember(app);
     for (let i = 0; i < 10; i += 1)
-      insertCourse(app.dataDir, member.id, {
+      await insertCourse(app, member.id, {
         mainTopic: `Gzip ${i}`,
         lessons: 1,
         allDone: false,
       });
-    const cookie = `__session=${await sessionCookieValue(app.dataDir, member)}`;
+    const cookie = `__session=${await sessionCookieValue(app, member)}`;
     const url = `${app.baseURL}/api/courses`;
 
     const plain = await fetch(url, { headers: { Cookie: cookie, 'Accept-Encoding': 'identity' } });

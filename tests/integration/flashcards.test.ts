@@ -36,16 +36,16 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  closeAppDatabases();
+  await closeAppDatabases();
   await app?.stop();
 });
 
 // The running app's own database (tests/support/members.ts), queried through `tables`.
-const appDb = () => appDatabase(app.dataDir);
+const appDb = () => appDatabase(app);
 
 async function member() {
-  const created = createMember(app.dataDir);
-  return { ...created, cookie: `__session=${await sessionCookieValue(app.dataDir, created)}` };
+  const created = await createMember(app);
+  return { ...created, cookie: `__session=${await sessionCookieValue(app, created)}` };
 }
 
 function get(path: string, cookie: string) {
@@ -171,8 +171,8 @@ describe('flashcards', () => {
     const pricing = await text(await fetch(`${app.baseURL}/pricing`));
     expect(pricing).toContain('Flashcards come with the Free Plan, Monthly Plan and Yearly Plan');
     for (const plan of ['free', 'monthly', 'yearly'] as const) {
-      const someone = createMember(app.dataDir, { plan });
-      const cookie = `__session=${await sessionCookieValue(app.dataDir, someone)}`;
+      const someone = await createMember(app, { plan });
+      const cookie = `__session=${await sessionCookieValue(app, someone)}`;
       expect((await get('/review', cookie)).status).toBe(200);
     }
   });
@@ -358,7 +358,7 @@ describe('flashcards', () => {
   it('gives a deck whose job Redis lost a new job in the sweep, with no page loaded', async () => {
     // A course written straight into the database (as before flashcards existed), and one of its
     // lessons owing a deck that no job is writing.
-    const legacy = insertCourse(app.dataDir, owner.id, {
+    const legacy = await insertCourse(app, owner.id, {
       mainTopic: 'Botany',
       lessons: 2,
       allDone: true,
@@ -388,7 +388,7 @@ describe('flashcards', () => {
 
   it('writes the decks of a course from before flashcards when its member first reviews', async () => {
     const learner = await member();
-    const legacy = insertCourse(app.dataDir, learner.id, {
+    const legacy = await insertCourse(app, learner.id, {
       mainTopic: 'Geometry',
       lessons: 3,
       allDone: true,

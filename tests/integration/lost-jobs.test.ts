@@ -3,14 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from '../support/app-process';
-import { closeAppDatabases } from '../support/members';
+import { appDatabase, closeAppDatabases, type AppDatabase } from '../support/members';
 import { memberClient, type MemberClient } from '../support/member-http';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis';
+import { databaseDialect, first, tables } from '~/utils/database.server';
 
 /**
- * SQLite owns the work; Redis only runs it. Against a Redis of the test's own (so it can be
+ * The database (SQLite or PostgreSQL) owns the work; Redis only runs it. Against a Redis of the test's own (so it can be
  * taken away and brought back empty) and the real app (web + worker, demo mode), no page is
  * loaded while the work is owed: only the worker's sweep can bring it back.
  */
@@ -25,7 +27,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await redis.start(); // a failed test may have left it stopped
-  closeAppDatabases();
+  await closeAppDatabases();
   await Promise.all(apps.splice(0).map((app) => app.stop()));
 });
 afterAll(async () => {
@@ -42,17 +44,13 @@ async function start(place?: { dataDir: string; prefix: string }, extraEnv = {})
   return { ...app, dataDir: place?.dataDir ?? app.dataDir };
 }
 
-function readOnly(dataDir: string) {
-  return new Database(path.join(dataDir, 'coursegen.sqlite'), {
-    readonly: true,
-    fileMustExist: true,
-  });
-}
-
-async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
+async function waitFor<T>(
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -61,45 +59,45 @@ async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 60_000
 
 const COURSE = { topic: 'Sailing', subtopic: 'Knots', topicCount: '5', type: 'text' };
 
-function outlineState(dataDir: string, outlineId: string): string | undefined {
-  const db = readOnly(dataDir);
-  try {
-    return (
-      db.prepare('SELECT state FROM outlines WHERE id = ?').get(outlineId) as
-        { state: string } | undefined
-    )?.state;
-  } finally {
-    db.close();
-  }
+// The running app's own database (tests/support/members.ts), queried through `tables`.
+async function outlineState(app: AppDatabase, outlineId: string): Promise<string | undefined> {
+  const { outlines } = tables;
+  const row = await first(
+    appDatabase(app)
+      .select({ state: outlines.state })
+      .from(outlines)
+      .where(eq(outlines.id, outlineId)),
+  );
+  return row?.state;
 }
 
 /** Every lesson's theory and media, once all are done; undefined until then. */
-function finishedLessons(dataDir: string, courseId: string) {
-  const db = readOnly(dataDir);
-  try {
-    const rows = db
-      .prepare(
-        'SELECT id, state, media_state AS mediaState, theory FROM lessons WHERE course_id = ?',
-      )
-      .all(courseId) as { id: number; state: string; mediaState: string; theory: string | null }[];
-    return rows.length > 0 && rows.every((row) => row.state === 'done' && row.mediaState === 'done')
-      ? rows
-      : undefined;
-  } finally {
-    db.close();
-  }
+async function finishedLessons(app: AppDatabase, courseId: string) {
+  const { lessons } = tables;
+  const rows = await appDatabase(app)
+    .select({
+      id: lessons.id,
+      state: lessons.state,
+      mediaState: lessons.mediaState,
+      theory: lessons.theory,
+    })
+    .from(lessons)
+    .where(eq(lessons.courseId, courseId));
+  return rows.length > 0 && rows.every((row) => row.state === 'done' && row.mediaState === 'done')
+    ? rows
+    : undefined;
 }
 
 /** /create, then Generate Course, as a member's browser posts them; returns the course id. */
-async function createCourse(client: MemberClient, dataDir: string) {
+async function createCourse(client: MemberClient, app: AppDatabase) {
   const created = await client.post('/create', COURSE);
   const outlineId = created.location.split('/topics/')[1]!;
-  await waitFor(() => outlineState(dataDir, outlineId) === 'done');
+  await waitFor(async () => (await outlineState(app, outlineId)) === 'done');
   const generated = await client.post(`/topics/${outlineId}`, {});
   return generated.location.split('/course/')[1]!;
 }
 
-describe('work owed in SQLite is done whatever Redis loses', () => {
+describe('work owed in the database is done whatever Redis loses', () => {
   it('finishes an outline and a course submitted while Redis is down, with no page load', async () => {
     const app = await start();
     const client = await memberClient(app);
@@ -114,16 +112,16 @@ describe('work owed in SQLite is done whatever Redis loses', () => {
       jobServiceDown: true,
     });
     await redis.start(); // empty: it never saw the job
-    await waitFor(() => outlineState(app.dataDir, outlineId) === 'done');
+    await waitFor(async () => (await outlineState(app, outlineId)) === 'done');
 
     await redis.stop();
     const generated = await client.post(`/topics/${outlineId}`, {});
     expect(generated.response.status).toBe(302);
     expect(generated.ms).toBeLessThan(8_000);
     const courseId = generated.location.split('/course/')[1]!;
-    expect(finishedLessons(app.dataDir, courseId)).toBeUndefined();
+    expect(await finishedLessons(app, courseId)).toBeUndefined();
     await redis.start();
-    const lessons = await waitFor(() => finishedLessons(app.dataDir, courseId));
+    const lessons = await waitFor(() => finishedLessons(app, courseId));
     expect(lessons.length).toBeGreaterThan(0);
     for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
   });
@@ -132,45 +130,49 @@ describe('work owed in SQLite is done whatever Redis loses', () => {
     // Slow lessons, two at a time: most are still owed when Redis goes.
     const app = await start(undefined, { MOCK_AI_LATENCY_MS: '1000', LESSON_CONCURRENCY: '2' });
     const client = await memberClient(app);
-    const courseId = await createCourse(client, app.dataDir);
-    expect(finishedLessons(app.dataDir, courseId)).toBeUndefined();
+    const courseId = await createCourse(client, app);
+    expect(await finishedLessons(app, courseId)).toBeUndefined();
 
     await redis.stop();
     await redis.start();
-    const lessons = await waitFor(() => finishedLessons(app.dataDir, courseId));
+    const lessons = await waitFor(() => finishedLessons(app, courseId));
     for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
   });
 
-  it('generates new and old courses after the database is restored from a backup', async () => {
-    const place = {
-      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-restore-')),
-      prefix: `coursegen-restore-${randomBytes(4).toString('hex')}`,
-    };
-    folders.push(place.dataDir);
-    const first = await start(place);
-    const client = await memberClient(first);
-    const backup = path.join(place.dataDir, 'backup.db');
-    const live = new Database(path.join(place.dataDir, 'coursegen.sqlite'));
-    await live.backup(backup);
-    live.close();
-    // Work done after the backup: its jobs stay in Redis, finished, and are then "forgotten".
-    for (let i = 0; i < 2; i += 1) {
-      const courseId = await createCourse(client, place.dataDir);
-      await waitFor(() => finishedLessons(place.dataDir, courseId));
-    }
-    closeAppDatabases();
-    await Promise.all(apps.splice(0).map((app) => app.stop()));
+  // A copy of the SQLite file as the backup (a PostgreSQL database is backed up otherwise).
+  it.runIf(databaseDialect() === 'sqlite')(
+    'generates new and old courses after the database is restored from a backup',
+    async () => {
+      const place = {
+        dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-restore-')),
+        prefix: `coursegen-restore-${randomBytes(4).toString('hex')}`,
+      };
+      folders.push(place.dataDir);
+      const first = await start(place);
+      const client = await memberClient(first);
+      const backup = path.join(place.dataDir, 'backup.db');
+      const live = new Database(path.join(place.dataDir, 'coursegen.sqlite'));
+      await live.backup(backup);
+      live.close();
+      // Work done after the backup: its jobs stay in Redis, finished, and are then "forgotten".
+      for (let i = 0; i < 2; i += 1) {
+        const courseId = await createCourse(client, place);
+        await waitFor(() => finishedLessons(place, courseId));
+      }
+      await closeAppDatabases();
+      await Promise.all(apps.splice(0).map((app) => app.stop()));
 
-    const dbFile = path.join(place.dataDir, 'coursegen.sqlite');
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
-    fs.copyFileSync(backup, dbFile);
-    const restored = await start(place);
-    const again = await memberClient(restored);
-    // Row ids after the restore repeat those of the forgotten courses.
-    for (let i = 0; i < 2; i += 1) {
-      const courseId = await createCourse(again, place.dataDir);
-      const lessons = await waitFor(() => finishedLessons(place.dataDir, courseId), 30_000);
-      for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
-    }
-  });
+      const dbFile = path.join(place.dataDir, 'coursegen.sqlite');
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
+      fs.copyFileSync(backup, dbFile);
+      const restored = await start(place);
+      const again = await memberClient(restored);
+      // Row ids after the restore repeat those of the forgotten courses.
+      for (let i = 0; i < 2; i += 1) {
+        const courseId = await createCourse(again, place);
+        const lessons = await waitFor(() => finishedLessons(place, courseId), 30_000);
+        for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
+      }
+    },
+  );
 });

@@ -42,13 +42,13 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  closeAppDatabases();
+  await closeAppDatabases();
   await app?.stop();
 });
 
 async function member() {
-  const created = createMember(app.dataDir);
-  return { ...created, cookie: `__session=${await sessionCookieValue(app.dataDir, created)}` };
+  const created = await createMember(app);
+  return { ...created, cookie: `__session=${await sessionCookieValue(app, created)}` };
 }
 
 function get(pathname: string, cookie?: string) {
@@ -97,7 +97,7 @@ async function createCourse(cookie: string) {
 }
 
 // The running app's own database (tests/support/members.ts), queried through `tables`.
-const appDb = () => appDatabase(app.dataDir);
+const appDb = () => appDatabase(app);
 const theoryOf = async (lessonId: number) =>
   (
     await appDb()

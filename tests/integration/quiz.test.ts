@@ -22,13 +22,13 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  closeAppDatabases();
+  await closeAppDatabases();
   await app?.stop();
 });
 
 async function member() {
-  const created = createMember(app.dataDir);
-  return { ...created, cookie: `__session=${await sessionCookieValue(app.dataDir, created)}` };
+  const created = await createMember(app);
+  return { ...created, cookie: `__session=${await sessionCookieValue(app, created)}` };
 }
 
 function get(path: string, cookie: string) {
@@ -74,7 +74,7 @@ async function createCourse(cookie: string) {
 }
 
 // The running app's own database (tests/support/members.ts), queried through `tables`.
-const appDb = () => appDatabase(app.dataDir);
+const appDb = () => appDatabase(app);
 const quizzesOf = async (courseId: string) =>
   await appDb()
     .select()

@@ -18,7 +18,7 @@ beforeAll(async () => {
   redis = await startOwnRedis();
 });
 afterAll(async () => {
-  closeAppDatabases();
+  await closeAppDatabases();
   await app?.stop();
   await redis?.stop();
 });

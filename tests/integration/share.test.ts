@@ -20,16 +20,16 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  closeAppDatabases();
+  await closeAppDatabases();
   await app?.stop();
 });
 
 // The running app's own database (tests/support/members.ts), queried through `tables`.
-const appDb = () => appDatabase(app.dataDir);
+const appDb = () => appDatabase(app);
 
 async function member(plan: 'free' | 'monthly' = 'free', name = 'Test Member') {
-  const created = createMember(app.dataDir, { plan, name });
-  return { ...created, cookie: `__session=${await sessionCookieValue(app.dataDir, created)}` };
+  const created = await createMember(app, { plan, name });
+  return { ...created, cookie: `__session=${await sessionCookieValue(app, created)}` };
 }
 type Member = Awaited<ReturnType<typeof member>>;
 

@@ -31,7 +31,7 @@ afterEach(() => {
   }
 });
 afterAll(async () => {
-  closeAppDatabases();
+  await closeAppDatabases();
   await deleteRedisPrefix(prefix);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -102,7 +102,7 @@ describe('stopping npm start', () => {
     async (_, launcher, signal, recipient) => {
       const port = await freePort();
       const { child } = await startGroup(port, launcher);
-      const member = createMember(dataDir);
+      const member = await createMember(dataDir);
       const cookie = `__session=${await sessionCookieValue(dataDir, member)}`;
       const headers = {
         Cookie: cookie,

@@ -103,7 +103,7 @@ describe('several web processes', () => {
       launch('web-process', {}),
     ]);
 
-    const member = createMember(env().DATA_DIR);
+    const member = await createMember(env().DATA_DIR);
     const cookie = `__session=${await sessionCookieValue(env().DATA_DIR, member)}`;
     const form = (base: string) => ({
       Cookie: cookie,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../../scripts/lib/system';
 import { builtEntry } from './built';
+import { createTestDatabase, type TestDatabase } from './postgres';
 import { deleteRedisPrefix, TEST_REDIS_URL } from './redis';
 
 export interface RunningApp {
@@ -12,6 +13,10 @@ export interface RunningApp {
   /** The start's process id (its web processes and worker are its children). */
   pid: number;
   dataDir: string;
+  /** Its PostgreSQL database (DATABASE_URL); undefined on SQLite (the file in `dataDir`). */
+  databaseUrl?: string;
+  /** The SESSION_SECRET it was given, if any (else it made one in `dataDir`). */
+  sessionSecret?: string;
   adminEmail: string;
   adminPassword: string;
   output: () => string;
@@ -22,6 +27,9 @@ export interface RunningApp {
 /**
  * Starts the real product the way `npm start` does (web + worker, migrations,
  * seed) on a free port, with its own data folder and Redis prefix, in demo mode.
+ * When this process is on PostgreSQL (DATABASE_URL set: the integration tests'
+ * PostgreSQL mode), the app gets a database of its own too, dropped by `stop()`,
+ * unless `extraEnv` names one (several apps sharing a database).
  */
 export async function startApp(extraEnv: Record<string, string> = {}): Promise<RunningApp> {
   const port = await freePort();
@@ -29,10 +37,20 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
   const prefix = `coursegen-e2e-${randomBytes(4).toString('hex')}`;
   const adminEmail = 'admin@e2e.test';
   const adminPassword = 'admin-password-123';
+  let ownDatabase: TestDatabase | undefined;
+  const databaseEnv: Record<string, string> = {};
+  if (process.env.DATABASE_URL && extraEnv.DATABASE_URL === undefined) {
+    ownDatabase = await createTestDatabase('app');
+    databaseEnv.DATABASE_URL = ownDatabase.url;
+    // Required with DATABASE_URL (the app cannot keep one in a data folder other nodes lack).
+    databaseEnv.SESSION_SECRET = randomBytes(32).toString('hex');
+  }
+  const appEnv: NodeJS.ProcessEnv = { ...process.env, ...databaseEnv, ...extraEnv };
   let log = '';
   const child: ChildProcess = spawn(process.execPath, [builtEntry('start')], {
     env: {
       ...process.env,
+      ...databaseEnv,
       NODE_ENV: 'production',
       PORT: String(port),
       // Links the app builds (emails, payment return URLs) point where the browser is.
@@ -61,22 +79,30 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
 
   const baseURL = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The app exited early:\n${log}`);
-    try {
-      const response = await fetch(`${baseURL}/healthz`);
-      if (response.ok && log.includes('CourseGen is running')) break;
-    } catch {
-      // not up yet
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`The app exited early:\n${log}`);
+      try {
+        const response = await fetch(`${baseURL}/healthz`);
+        if (response.ok && log.includes('CourseGen is running')) break;
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > deadline) throw new Error(`The app did not become healthy:\n${log}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    if (Date.now() > deadline) throw new Error(`The app did not become healthy:\n${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await ownDatabase?.drop();
+    throw error;
   }
 
   return {
     baseURL,
     pid: child.pid!,
     dataDir,
+    databaseUrl: appEnv.DATABASE_URL || undefined,
+    sessionSecret: appEnv.SESSION_SECRET || undefined,
     adminEmail,
     adminPassword,
     redisPrefix: prefix,
@@ -88,6 +114,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
         await exited;
       }
       await deleteRedisPrefix(prefix);
+      await ownDatabase?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -48,7 +48,7 @@ export function useBrowser() {
   });
   afterAll(async () => {
     await browser?.close();
-    closeAppDatabases();
+    await closeAppDatabases();
   });
   const launched = () => {
     if (!browser) throw new Error('the browser is launched in beforeAll');

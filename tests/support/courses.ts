@@ -1,95 +1,75 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import zlib from 'node:zlib';
-import Database from 'better-sqlite3';
+import { eq } from 'drizzle-orm';
+import { first } from '~/utils/database.server';
+import { appDataLayer, type DatabaseTarget } from './app-database';
+
+export { THIS_PROCESS } from './app-database';
 
 /**
- * Courses written straight into a running app's SQLite file, for tests that
- * need finished courses without running the generation pipeline.
+ * Courses written straight into an app's database (a running app's SQLite file or PostgreSQL
+ * database, or this process's own), for tests that need finished courses without running the
+ * generation pipeline.
  */
-
-function open(dataDir: string) {
-  const db = new Database(path.join(dataDir, 'coursegen.sqlite'));
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  return db;
-}
-
-function withDb<T>(dataDir: string, work: (db: Database.Database) => T): T {
-  const db = open(dataDir);
-  try {
-    return work(db);
-  } finally {
-    db.close();
-  }
-}
 
 /**
  * A course with `lessons` lessons spread over topics of two, all done or only
  * the first one done. Returns the course id.
  */
-export function insertCourse(
-  dataDir: string,
+export async function insertCourse(
+  target: DatabaseTarget,
   userId: string,
   input: { mainTopic: string; lessons: number; allDone: boolean; type?: 'text' | 'video' },
-): string {
+): Promise<string> {
   const courseId = randomBytes(16).toString('base64url');
-  withDb(dataDir, (db) =>
-    db.transaction(() => {
-      db.prepare('insert into courses (id, user_id, main_topic, type) values (?, ?, ?, ?)').run(
-        courseId,
-        userId,
-        input.mainTopic,
-        input.type ?? 'text',
-      );
-      const addTopic = db.prepare(
-        'insert into topics (course_id, position, title) values (?, ?, ?) returning id',
-      );
-      const addLesson = db.prepare(
-        `insert into lessons (course_id, topic_id, position, title, theory, done, state)
-         values (?, ?, ?, ?, ?, ?, 'done')`,
-      );
-      let topicId = 0;
-      for (let i = 0; i < input.lessons; i += 1) {
-        if (i % 2 === 0) {
-          const row = addTopic.get(courseId, i / 2, `Topic ${i / 2 + 1}`) as { id: number };
-          topicId = row.id;
-        }
-        const done = input.allDone || i === 0 ? 1 : 0;
-        addLesson.run(courseId, topicId, i % 2, `Lesson ${i + 1}`, `<p>Lesson ${i + 1}</p>`, done);
+  const layer = appDataLayer(target);
+  const { courses, topics, lessons } = layer.tables;
+  await layer.transaction(async (tx) => {
+    await tx
+      .insert(courses)
+      .values({ id: courseId, userId, mainTopic: input.mainTopic, type: input.type ?? 'text' });
+    let topicId = 0;
+    for (let i = 0; i < input.lessons; i += 1) {
+      if (i % 2 === 0) {
+        const [row] = await tx
+          .insert(topics)
+          .values({ courseId, position: i / 2, title: `Topic ${i / 2 + 1}` })
+          .returning({ id: topics.id });
+        topicId = row!.id;
       }
-    })(),
-  );
+      await tx.insert(lessons).values({
+        courseId,
+        topicId,
+        position: i % 2,
+        // Its place in the course, as the app numbers a course's lessons.
+        ordinal: i,
+        title: `Lesson ${i + 1}`,
+        theory: `<p>Lesson ${i + 1}</p>`,
+        done: input.allDone || i === 0,
+        state: 'done',
+      });
+    }
+  });
   return courseId;
 }
 
-/** Marks every lesson of a course done, as studying it to the end would. */
-
-export function readCompletion(dataDir: string, courseId: string) {
-  const row = withDb(dataDir, (db) =>
-    db
-      .prepare(
-        'select certificate_id, member_name, course_title, completed_at, emailed_at from course_completions where course_id = ?',
-      )
-      .get(courseId),
-  ) as
-    | {
-        certificate_id: string;
-        member_name: string;
-        course_title: string;
-        completed_at: number;
-        emailed_at: number | null;
-      }
-    | undefined;
-  return row
-    ? {
-        certificateId: row.certificate_id,
-        memberName: row.member_name,
-        courseTitle: row.course_title,
-        completedAt: new Date(row.completed_at),
-        emailedAt: row.emailed_at === null ? null : new Date(row.emailed_at),
-      }
-    : undefined;
+/** The completion recorded for a course (its certificate), if any. */
+export async function readCompletion(target: DatabaseTarget, courseId: string) {
+  const layer = appDataLayer(target);
+  const { courseCompletions } = layer.tables;
+  return first(
+    layer
+      .database()
+      .select({
+        certificateId: courseCompletions.certificateId,
+        memberName: courseCompletions.memberName,
+        courseTitle: courseCompletions.courseTitle,
+        completedAt: courseCompletions.completedAt,
+        emailedAt: courseCompletions.emailedAt,
+      })
+      .from(courseCompletions)
+      .where(eq(courseCompletions.courseId, courseId)),
+  );
 }
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 4: 2, 6: 4 };

@@ -1,9 +1,9 @@
-import { createMember, sessionCookieValue } from './members';
+import { createMember, sessionCookieValue, type AppDatabase } from './members';
 
 /** A signed-in member posting forms and reading JSON as a browser would, timing each post. */
-export async function memberClient(app: { baseURL: string; dataDir: string }) {
-  const member = createMember(app.dataDir);
-  const cookie = `__session=${await sessionCookieValue(app.dataDir, member)}`;
+export async function memberClient(app: AppDatabase & { baseURL: string }) {
+  const member = await createMember(app);
+  const cookie = `__session=${await sessionCookieValue(app, member)}`;
   const headers = { Cookie: cookie, Origin: app.baseURL };
   return {
     member,

@@ -5,15 +5,19 @@ import { createCookie } from '@remix-run/node';
 import bcrypt from 'bcryptjs';
 import { eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
-import { databaseFile, openDatabase, type Db } from '../../db/connection';
-import { sessions, users, type Plan } from '../../db/schema';
+import type { Plan } from '../../db/schema';
+import { first, type Database } from '~/utils/database.server';
+import { env } from '~/utils/env.server';
 import { hashToken, newId, newSecretToken } from '~/utils/ids.server';
 import { signUpInBrowser } from './accounts';
+import { appDataLayer, THIS_PROCESS, type DatabaseTarget } from './app-database';
+
+export { closeAppDatabases, THIS_PROCESS, type AppDatabase } from './app-database';
 
 /**
- * Members for browser tests. `signUp` goes through the real sign-up page;
- * `createMember` + `signInAs` write straight into the running app's SQLite
- * file, for tests whose subject is not signing up (a session cookie made
+ * Members for browser and HTTP tests. `signUp` goes through the real sign-up page;
+ * `createMember` + `signInAs` write straight into the running app's database (its SQLite file
+ * or its PostgreSQL database), for tests whose subject is not signing up (a session cookie made
  * exactly as app/utils/auth.server.ts makes it).
  */
 export interface Member {
@@ -24,27 +28,20 @@ export interface Member {
   plan: Plan;
 }
 
-const databases = new Map<string, Db>();
-
-/** One connection per data folder, kept for the test run (WAL lets the app write meanwhile). */
-export function appDatabase(dataDir: string): Db {
-  let db = databases.get(dataDir);
-  if (!db) {
-    db = openDatabase(databaseFile(dataDir));
-    databases.set(dataDir, db);
-  }
-  return db;
+/**
+ * The running app's database, queried with the tables of its dialect: `tables` of
+ * ~/utils/database.server in integration tests (the same dialect as the app's), the SQLite
+ * tables of db/schema in browser tests (their app is on SQLite). Kept open for the test file
+ * (`closeAppDatabases`).
+ */
+export function appDatabase(target: DatabaseTarget): Database {
+  return appDataLayer(target).database();
 }
 
-export function closeAppDatabases() {
-  for (const db of databases.values()) db.$client.close();
-  databases.clear();
-}
-
-export function createMember(
-  dataDir: string,
+export async function createMember(
+  target: DatabaseTarget,
   { plan = 'free', name = 'Test Member' }: { plan?: Plan; name?: string } = {},
-): Member {
+): Promise<Member> {
   const member: Member = {
     id: newId(),
     email: `member-${randomBytes(5).toString('hex')}@example.com`,
@@ -52,36 +49,44 @@ export function createMember(
     password: 'correct-horse-battery',
     plan,
   };
-  appDatabase(dataDir)
-    .insert(users)
-    .values({
-      id: member.id,
-      email: member.email,
-      name: member.name,
-      // A low cost keeps tests fast; verification works the same.
-      passwordHash: bcrypt.hashSync(member.password, 4),
-      plan,
-    })
-    .run();
+  const { tables, root } = appDataLayer(target);
+  await root.insert(tables.users).values({
+    id: member.id,
+    email: member.email,
+    name: member.name,
+    // A low cost keeps tests fast; verification works the same.
+    passwordHash: bcrypt.hashSync(member.password, 4),
+    plan,
+  });
   return member;
+}
+
+/** The secret the app signs its cookies with. */
+function sessionSecret(target: DatabaseTarget): string {
+  if (target === THIS_PROCESS) return env().SESSION_SECRET;
+  const app = typeof target === 'string' ? { dataDir: target } : target;
+  return (
+    app.sessionSecret ?? fs.readFileSync(path.join(app.dataDir, 'session-secret'), 'utf8').trim()
+  );
 }
 
 /** A session row for the member and its signed cookie value, as the app makes them. */
 export async function sessionCookieValue(
-  dataDir: string,
+  target: DatabaseTarget,
   member: Pick<Member, 'id'>,
 ): Promise<string> {
   const token = newSecretToken();
-  appDatabase(dataDir)
-    .insert(sessions)
-    .values({
-      id: hashToken(token),
-      userId: member.id,
-      expiresAt: new Date(Date.now() + 24 * 3600 * 1000),
-    })
-    .run();
-  const secret = fs.readFileSync(path.join(dataDir, 'session-secret'), 'utf8').trim();
-  const cookie = createCookie('__session', { path: '/', httpOnly: true, secrets: [secret] });
+  const { tables, root } = appDataLayer(target);
+  await root.insert(tables.sessions).values({
+    id: hashToken(token),
+    userId: member.id,
+    expiresAt: new Date(Date.now() + 24 * 3600 * 1000),
+  });
+  const cookie = createCookie('__session', {
+    path: '/',
+    httpOnly: true,
+    secrets: [sessionSecret(target)],
+  });
   const serialized = await cookie.serialize(token);
   return serialized.slice('__session='.length, serialized.indexOf(';'));
 }
@@ -90,10 +95,10 @@ export async function sessionCookieValue(
 export async function signInAs(
   context: BrowserContext,
   baseURL: string,
-  dataDir: string,
+  target: DatabaseTarget,
   member: Pick<Member, 'id'>,
 ) {
-  const value = await sessionCookieValue(dataDir, member);
+  const value = await sessionCookieValue(target, member);
   await context.addCookies([{ name: '__session', value, url: baseURL, httpOnly: true }]);
 }
 
@@ -104,23 +109,24 @@ export async function signInAs(
  */
 export async function signUp(
   page: Page,
-  dataDir: string,
+  target: DatabaseTarget,
   { plan = 'free', name }: { plan?: Plan; name?: string } = {},
 ): Promise<Member> {
   const account = await signUpInBrowser(page, { name });
-  const db = appDatabase(dataDir);
-  const row = db.select().from(users).where(eq(users.email, account.email)).get();
+  const { tables, root } = appDataLayer(target);
+  const { users } = tables;
+  const row = await first(root.select().from(users).where(eq(users.email, account.email)));
   if (!row) throw new Error(`sign-up did not store ${account.email}`);
-  if (plan !== 'free') db.update(users).set({ plan }).where(eq(users.id, row.id)).run();
+  if (plan !== 'free') await root.update(users).set({ plan }).where(eq(users.id, row.id));
   return { id: row.id, email: account.email, name: account.name, password: account.password, plan };
 }
 
-export function findUserIdByEmail(dataDir: string, email: string): string {
-  const row = appDatabase(dataDir)
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.email, email.toLowerCase()))
-    .get();
+export async function findUserIdByEmail(target: DatabaseTarget, email: string): Promise<string> {
+  const { tables, root } = appDataLayer(target);
+  const { users } = tables;
+  const row = await first(
+    root.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).limit(1),
+  );
   if (!row) throw new Error(`No user ${email}`);
   return row.id;
 }
