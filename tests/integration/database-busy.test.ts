@@ -2,12 +2,13 @@ import type { ChildProcess } from 'node:child_process';
 import type { AppLoadContext } from '@remix-run/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseFile } from '../../db/connection';
-import { insertCourse } from '../support/courses';
-import { otherWriter as startOtherWriter } from '../support/other-writer';
+import { insertCourse, THIS_PROCESS } from '../support/courses';
+import { otherWriter as startOtherWriter, postgresOtherWriter } from '../support/other-writer';
 import { createUser } from '~/models/users.server';
 import * as finishApi from '~/routes/api/api.finish';
 import { createSession } from '~/utils/auth.server';
-import { env } from '~/utils/env.server';
+import { closeDatabase } from '~/utils/database.server';
+import { env, resetEnvForTests } from '~/utils/env.server';
 
 /**
  * Another process (the worker) writes to the same SQLite file all the time. A request whose
@@ -16,8 +17,10 @@ import { env } from '~/utils/env.server';
  */
 const context = { clientIp: '203.0.113.9' } as AppLoadContext;
 const children: ChildProcess[] = [];
-afterEach(() => {
+const connections: Promise<void>[] = [];
+afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
+  await Promise.allSettled(connections.splice(0));
 });
 
 function otherWriter(mode: 'churn' | 'hold', ms: number): Promise<void> {
@@ -36,7 +39,7 @@ async function finishedCourses(count: number) {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1)
     ids.push(
-      insertCourse(env().DATA_DIR, user.id, {
+      await insertCourse(THIS_PROCESS, user.id, {
         mainTopic: `Course ${i}`,
         lessons: 2,
         allDone: true,
@@ -79,6 +82,63 @@ describe.runIf(onSqlite)('a database another process is writing to', () => {
     expect(await response.json()).toEqual({
       success: false,
       message: 'The server is busy. Please try again in a moment.',
+    });
+  });
+});
+
+/**
+ * The same on PostgreSQL: another connection commits all the time, or holds a lock on the table
+ * a finish reads. PostgreSQL has no busy timeout: a query waits for a lock as long as it is held,
+ * unless the operator set a lock_timeout (DATABASE_URL's options), past which the wait fails
+ * (lock_not_available) and the app answers as SQLite's busy timeout does.
+ */
+describe.runIf(!onSqlite)('a PostgreSQL database another connection is writing to', () => {
+  function postgresWriter(mode: 'churn' | 'hold', ms: number): Promise<void> {
+    const writer = postgresOtherWriter(env().DATABASE_URL!, mode, ms);
+    connections.push(writer.done);
+    return writer.ready;
+  }
+
+  /** Runs `body` with the process's database reopened with a lock_timeout of `ms`. */
+  async function withLockTimeout(ms: number, body: () => Promise<void>) {
+    const url = process.env.DATABASE_URL!;
+    const limited = new URL(url);
+    limited.searchParams.set('options', `-c lock_timeout=${ms}`);
+    const reopen = async (next: string) => {
+      process.env.DATABASE_URL = next;
+      resetEnvForTests();
+      await closeDatabase();
+    };
+    await reopen(limited.toString());
+    try {
+      await body();
+    } finally {
+      await reopen(url);
+    }
+  }
+
+  it('finishes courses while another connection commits all the time, never answering 500', async () => {
+    const { ids, finish } = await finishedCourses(30);
+    await postgresWriter('churn', 4_000);
+    const statuses: number[] = [];
+    for (const courseId of ids) {
+      statuses.push((await finish(courseId)).status);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(statuses).toEqual(ids.map(() => 200));
+  });
+
+  it('answers 503 with Retry-After when a lock outlasts the lock timeout', async () => {
+    const { ids, finish } = await finishedCourses(1);
+    await withLockTimeout(1_000, async () => {
+      await postgresWriter('hold', 4_000);
+      const response = await finish(ids[0]!);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('Retry-After')).toBe('1');
+      expect(await response.json()).toEqual({
+        success: false,
+        message: 'The server is busy. Please try again in a moment.',
+      });
     });
   });
 });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import pg from 'pg';
 
 /**
  * A second process on the same SQLite file, as the worker is to the web process: `churn` commits
@@ -28,4 +29,42 @@ export function otherWriter(
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return { ready, child };
+}
+
+/**
+ * The same on PostgreSQL, on a connection of its own: `churn` commits tiny writes in a loop,
+ * `hold` keeps `table` locked (ACCESS EXCLUSIVE: no other transaction reads or writes it) for
+ * `ms`. `ready` resolves once it is writing or holding; `done` once it has stopped.
+ */
+export function postgresOtherWriter(
+  url: string,
+  mode: 'churn' | 'hold',
+  ms: number,
+  table = 'lessons',
+): { ready: Promise<void>; done: Promise<void> } {
+  const client = new pg.Client({ connectionString: url, application_name: 'other-writer' });
+  let started!: () => void;
+  const ready = new Promise<void>((resolve) => (started = resolve));
+  const done = (async () => {
+    await client.connect();
+    try {
+      const end = Date.now() + ms;
+      if (mode === 'hold') {
+        await client.query('BEGIN');
+        await client.query(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
+        started();
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        await client.query('COMMIT');
+      } else {
+        await client.query('CREATE TABLE IF NOT EXISTS churn (n bigint)');
+        started();
+        while (Date.now() < end)
+          await client.query('INSERT INTO churn (n) VALUES ($1)', [Date.now()]);
+      }
+    } finally {
+      await client.end();
+    }
+  })();
+  // A writer that failed to start fails `ready` too, rather than leaving it pending.
+  return { ready: Promise.race([ready, done]), done };
 }
