@@ -2,19 +2,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from '../support/app-process';
+import { builtEntry } from '../support/built';
 import { appDatabase, closeAppDatabases, type AppDatabase } from '../support/members';
 import { memberClient, type MemberClient } from '../support/member-http';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis';
+import { createTestDatabase } from '../support/postgres';
 import { databaseDialect, first, tables } from '~/utils/database.server';
 
 /**
- * The database (SQLite or PostgreSQL) owns the work; Redis only runs it. Against a Redis of the test's own (so it can be
- * taken away and brought back empty) and the real app (web + worker, demo mode), no page is
- * loaded while the work is owed: only the worker's sweep can bring it back.
+ * The database (SQLite or PostgreSQL) owns the work; Redis only runs it. Against a Redis of the
+ * test's own (so it can be taken away and brought back empty) and the real app (web + worker,
+ * demo mode), no page is loaded while the work is owed: only the worker's sweep can bring it
+ * back.
  */
 const SETTINGS = { SWEEP_INTERVAL_MS: '1000', JOB_BACKOFF_BASE_MS: '100', JOB_LOCK_MS: '2000' };
 
@@ -139,40 +143,78 @@ describe('work owed in the database is done whatever Redis loses', () => {
     for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
   });
 
-  // A copy of the SQLite file as the backup (a PostgreSQL database is backed up otherwise).
-  it.runIf(databaseDialect() === 'sqlite')(
-    'generates new and old courses after the database is restored from a backup',
-    async () => {
-      const place = {
-        dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-restore-')),
-        prefix: `coursegen-restore-${randomBytes(4).toString('hex')}`,
-      };
-      folders.push(place.dataDir);
-      const first = await start(place);
+  it('generates new and old courses after the database is restored from a backup', async () => {
+    const place = {
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-restore-')),
+      prefix: `coursegen-restore-${randomBytes(4).toString('hex')}`,
+    };
+    folders.push(place.dataDir);
+    // On PostgreSQL the database is the test's, kept across the restart as the data folder is.
+    const database =
+      databaseDialect() === 'postgres' ? await createTestDatabase('restore') : undefined;
+    const databaseEnv: Record<string, string> = database
+      ? { DATABASE_URL: database.url, SESSION_SECRET: randomBytes(32).toString('hex') }
+      : {};
+    try {
+      const first = await start(place, databaseEnv);
       const client = await memberClient(first);
-      const backup = path.join(place.dataDir, 'backup.db');
-      const live = new Database(path.join(place.dataDir, 'coursegen.sqlite'));
-      await live.backup(backup);
-      live.close();
+      const restore = await backUp(first, databaseEnv);
       // Work done after the backup: its jobs stay in Redis, finished, and are then "forgotten".
+      const forgotten: number[] = [];
       for (let i = 0; i < 2; i += 1) {
-        const courseId = await createCourse(client, place);
-        await waitFor(() => finishedLessons(place, courseId));
+        const courseId = await createCourse(client, first);
+        const lessons = await waitFor(() => finishedLessons(first, courseId));
+        forgotten.push(...lessons.map((lesson) => lesson.id));
       }
       await closeAppDatabases();
       await Promise.all(apps.splice(0).map((app) => app.stop()));
 
-      const dbFile = path.join(place.dataDir, 'coursegen.sqlite');
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
-      fs.copyFileSync(backup, dbFile);
-      const restored = await start(place);
+      restore();
+      const restored = await start(place, databaseEnv);
       const again = await memberClient(restored);
       // Row ids after the restore repeat those of the forgotten courses.
+      const repeated: number[] = [];
       for (let i = 0; i < 2; i += 1) {
-        const courseId = await createCourse(again, place);
-        const lessons = await waitFor(() => finishedLessons(place, courseId), 30_000);
+        const courseId = await createCourse(again, restored);
+        const lessons = await waitFor(() => finishedLessons(restored, courseId), 30_000);
         for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
+        repeated.push(...lessons.map((lesson) => lesson.id).filter((id) => forgotten.includes(id)));
       }
-    },
-  );
+      expect(repeated.length).toBeGreaterThan(0);
+    } finally {
+      await closeAppDatabases();
+      await Promise.all(apps.splice(0).map((app) => app.stop()));
+      await database?.drop();
+    }
+  });
 });
+
+/**
+ * Backs up a running app's database; returns what puts the backup back once the app has stopped.
+ * SQLite: a copy of the file (SQLite's online backup); PostgreSQL: `npm run backup` and
+ * `npm run restore FILE` (pg_dump and pg_restore), as an operator would.
+ */
+async function backUp(app: AppDatabase, databaseEnv: Record<string, string>) {
+  if (!app.databaseUrl) {
+    const dbFile = path.join(app.dataDir, 'coursegen.sqlite');
+    const backup = path.join(app.dataDir, 'backup.db');
+    const live = new Database(dbFile);
+    await live.backup(backup);
+    live.close();
+    return () => {
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
+      fs.copyFileSync(backup, dbFile);
+    };
+  }
+  const run = (entry: 'backup' | 'restore', args: string[] = []) => {
+    const result = spawnSync(process.execPath, [builtEntry(entry), ...args], {
+      env: { ...process.env, NODE_ENV: 'production', DATA_DIR: app.dataDir, ...databaseEnv },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status, result.stderr).toBe(0);
+    return result.stdout;
+  };
+  const backup = run('backup').trim().split('\n').at(-1)!;
+  return () => void run('restore', [backup]);
+}
