@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_COURSE_TEXT_CHARS, MAX_LESSON_TEXT_CHARS } from '~/domain/content-limits';
@@ -11,7 +12,8 @@ import {
   createMember,
   sessionCookieValue,
 } from '../support/members';
-import { otherWriter } from '../support/other-writer';
+import { otherWriter, postgresOtherWriter } from '../support/other-writer';
+import { createTestDatabase } from '../support/postgres';
 import { busyBound, landingLatency, landingLatencyDuring } from '../support/latency';
 import { databaseDialect, first, tables } from '~/utils/database.server';
 
@@ -70,46 +72,89 @@ function postJson(path: string, cookie: string, body: unknown) {
   });
 }
 
-// SQLite's write lock, held by another process past the app's busy timeout: the app on
-// PostgreSQL has no busy timeout to outlast (a lock waits).
+/**
+ * Opens a lesson (a page's write) while `hold` keeps the database locked: 503 with Retry-After,
+ * and no error logged.
+ */
+async function expectBusyPage(
+  target: RunningApp,
+  hold: () => { ready: Promise<void>; release: () => unknown },
+) {
+  const member = await createMember(target, { plan: 'monthly' });
+  const cookie = `__session=${await sessionCookieValue(target, member)}`;
+  const courseId = await insertCourse(target, member.id, {
+    mainTopic: 'Locked',
+    lessons: 2,
+    allDone: true,
+  });
+  const { lessons } = tables;
+  const lessonId = (await first(
+    appDatabase(target)
+      .select({ id: lessons.id })
+      .from(lessons)
+      .where(eq(lessons.courseId, courseId))
+      .limit(1),
+  ))!.id;
+  const holder = hold();
+  try {
+    await holder.ready;
+    const response = await fetch(`${target.baseURL}/course/${courseId}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        Cookie: cookie,
+        Origin: target.baseURL,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ lessonId: String(lessonId), intent: 'open' }),
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.text()).toContain('Please try again in a moment.');
+  } finally {
+    await holder.release();
+  }
+  expect(target.output()).not.toMatch(/request\.error|SqliteError/);
+}
+
+// SQLite's write lock, held by another process past the app's busy timeout.
 describe.runIf(databaseDialect() === 'sqlite')('a database locked past its busy timeout', () => {
   it('answers a page with 503 and Retry-After, logging no error', async () => {
-    const { member, cookie } = await memberCookie();
-    const courseId = await insertCourse(app, member.id, {
-      mainTopic: 'Locked',
-      lessons: 2,
-      allDone: true,
+    await expectBusyPage(app, () => {
+      const holder = otherWriter(path.join(app.dataDir, 'coursegen.sqlite'), 'hold', 8_000);
+      return { ready: holder.ready, release: () => holder.child.kill('SIGKILL') };
     });
-    const { lessons } = tables;
-    const lessonId = (await first(
-      appDatabase(app)
-        .select({ id: lessons.id })
-        .from(lessons)
-        .where(eq(lessons.courseId, courseId))
-        .limit(1),
-    ))!.id;
-    const holder = otherWriter(path.join(app.dataDir, 'coursegen.sqlite'), 'hold', 8_000);
-    try {
-      await holder.ready;
-      const response = await fetch(`${app.baseURL}/course/${courseId}`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          Cookie: cookie,
-          Origin: app.baseURL,
-          'Content-Type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({ lessonId: String(lessonId), intent: 'open' }),
-      });
-      expect(response.status).toBe(503);
-      expect(response.headers.get('retry-after')).toBe('1');
-      expect(await response.text()).toContain('Please try again in a moment.');
-    } finally {
-      holder.child.kill('SIGKILL');
-    }
-    expect(app.output()).not.toMatch(/request\.error|SqliteError/);
   }, 60_000);
 });
+
+// PostgreSQL has no busy timeout: a query waits for a lock as long as it is held, unless the
+// operator set a lock_timeout (DATABASE_URL's options). An app of its own, with one, while
+// another connection holds the lessons table.
+describe.runIf(databaseDialect() === 'postgres')(
+  'a PostgreSQL table locked past the lock timeout',
+  () => {
+    it('answers a page with 503 and Retry-After, logging no error', async () => {
+      const database = await createTestDatabase('locked');
+      const url = new URL(database.url);
+      url.searchParams.set('options', '-c lock_timeout=1000');
+      let locked: RunningApp | undefined;
+      try {
+        locked = await startApp({
+          DATABASE_URL: url.toString(),
+          SESSION_SECRET: randomBytes(32).toString('hex'),
+        });
+        await expectBusyPage(locked, () => {
+          const holder = postgresOtherWriter(database.url, 'hold', 5_000, 'lessons');
+          return { ready: holder.ready, release: () => holder.done };
+        });
+      } finally {
+        await closeAppDatabases();
+        await locked?.stop();
+        await database.drop();
+      }
+    }, 120_000);
+  },
+);
 
 describe('availability under abuse', () => {
   it('keeps serving pages while members store and read maximum-size courses', async () => {
