@@ -4,6 +4,7 @@ import tsconfigPaths from 'vite-tsconfig-paths';
 const POSTGRES_INTEGRATION_TESTS = [
   'accounts',
   'accounts-errors',
+  'admin',
   'api-errors',
   'api-tokens',
   'billing-demo-providers',
@@ -17,7 +18,12 @@ const POSTGRES_INTEGRATION_TESTS = [
   'dashboard',
   'durable-mail',
   'email',
+  'export',
+  'lesson-media',
+  'long-poll',
+  'rate-limit-fallback',
   'scorm-export',
+  'seed',
   'worker',
 ];
 
