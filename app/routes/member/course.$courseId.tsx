@@ -77,8 +77,11 @@ async function ownCourse(user: { id: string }, courseId: string | undefined) {
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const course = await ownCourse(user, params.courseId);
-  const topics = await courseOutline(course.id);
+  // The outline is read beside the course, and shown only if the course is the member's.
+  const [course, topics] = await Promise.all([
+    ownCourse(user, params.courseId),
+    courseOutline(params.courseId ?? ''),
+  ]);
   const all = topics.flatMap((topic) => topic.lessons);
   const requested = Number(new URL(request.url).searchParams.get('lesson'));
   const selected = all.find((lesson) => lesson.id === requested) ?? all[0];
