@@ -4,6 +4,8 @@ import tsconfigPaths from 'vite-tsconfig-paths';
 const POSTGRES_INTEGRATION_TESTS = [
   'accounts',
   'accounts-errors',
+  'admin',
+  'ai-rate-limit',
   'api-errors',
   'api-tokens',
   'billing-demo-providers',
@@ -14,11 +16,22 @@ const POSTGRES_INTEGRATION_TESTS = [
   'contact',
   'course-api',
   'course-paging',
+  'course-pipeline',
   'dashboard',
   'durable-mail',
   'email',
+  'export',
+  'fair-queues',
+  'languages',
+  'lesson-media',
+  'long-poll',
+  'queue-factory',
+  'rate-limit-fallback',
   'scorm-export',
+  'seed',
+  'stream-tutor',
   'worker',
+  'worker-crash',
 ];
 
 // Four projects: unit tests beside their modules, integration tests against the real Redis and
@@ -56,9 +69,10 @@ export default defineConfig({
         },
       },
       {
-        // The in-process integration tests a second time, each file on a fresh PostgreSQL
-        // database (tests/support/integration-setup.ts): the same functions, the other database.
-        // Files that read the app's SQLite file directly, or start whole apps, are not listed.
+        // The integration tests whose subject is data, a second time, each file on a fresh
+        // PostgreSQL database (tests/support/integration-setup.ts; the workers they start use it
+        // too): the same functions, the other database. Not listed: files about the SQLite file
+        // itself, the start-up and the processes, whose database is incidental.
         extends: true,
         test: {
           name: 'integration-postgres',

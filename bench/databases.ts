@@ -39,7 +39,7 @@ import {
   type LessonCounts,
 } from './lib/bench-database';
 import { burstMembers, generateBulkData } from './lib/bulk-data';
-import { post, type MemberClient } from './lib/member-client';
+import { post, refusals, type MemberClient } from './lib/member-client';
 import { requeued } from './lib/requeued';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
@@ -133,6 +133,8 @@ interface BurstResult {
   swept: Record<string, number>;
   lost: number;
   boundMs: number;
+  /** POSTs refused with 503 and Retry-After, then asked again. */
+  refused: number;
 }
 
 /** bench/burst.ts's burst of courses, on one database. */
@@ -142,6 +144,7 @@ async function burst(db: BenchDatabase, count: number): Promise<BurstResult> {
   const cookies = await db.signIn(users.map((user) => user.id));
   const clients: MemberClient[] = cookies.map((cookie) => ({ base: db.app.baseURL, cookie }));
   const sweptBefore = Object.values(requeued(db.app)).reduce((sum, n) => sum + n, 0);
+  const refusedBefore = refusals.count;
 
   const started = performance.now();
   const topicsPaths = await Promise.all(
@@ -205,6 +208,7 @@ async function burst(db: BenchDatabase, count: number): Promise<BurstResult> {
     swept,
     lost,
     boundMs: (counts.lessons * MODEL_MS) / LESSON_CONCURRENCY,
+    refused: refusals.count - refusedBefore,
   };
 }
 
@@ -235,6 +239,9 @@ async function main() {
       // Each streamed lesson arrives whole after the model's time, so the bound holds.
       MOCK_AI_STREAM_CHUNK_MS: '0',
       AI_REQUESTS_PER_HOUR: '100000',
+      // The product's defaults, as bench/burst.ts runs it (one web process queues at most 256
+      // writes and refuses the rest of 500 simultaneous /create with 503 and Retry-After).
+      WEB_CONCURRENCY: String(os.availableParallelism()),
     };
     const sqliteApp = await startApp(appEnv);
     apps.push(sqliteApp);
@@ -334,17 +341,28 @@ async function main() {
         await sleep(5_000);
       }
       console.log(
-        '\n| Database | All POST /create answered | Every lesson written, from the first Generate Course | Bound (lessons × model ÷ 50) | × bound | From the first /create | Lost jobs (target 0) |',
+        '\n| Database | All POST /create answered | Refused with 503, asked again | Every lesson written, from the first Generate Course | Bound (lessons × model ÷ 50) | × bound | From the first /create | Lost jobs (target 0) |',
       );
-      console.log('| --- | --- | --- | --- | --- | --- | --- |');
+      console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
       for (const result of results) {
         if (result.lost > 0) missed.push(`lost jobs on ${result.database}`);
         const detail = `${result.outlinesNotDone} outlines never written, ${result.generateFailed} Generate Course failed, ${result.counts.lessons - result.counts.lessonsDone} lessons never written, re-enqueued ${JSON.stringify(result.swept)}`;
         console.log(
-          `| ${result.database} | ${seconds(result.createMs)} | ${seconds(result.lessonsMs)} (${result.counts.courses} courses, ${result.counts.lessons} lessons) | ${seconds(result.boundMs)} | ${(result.lessonsMs / result.boundMs).toFixed(2)}× | ${seconds(result.allMs)} | ${result.lost}${result.lost > 0 ? ' MISSED' : ''} (${detail}) |`,
+          `| ${result.database} | ${seconds(result.createMs)} | ${result.refused} | ${seconds(result.lessonsMs)} (${result.counts.courses} courses, ${result.counts.lessons} lessons) | ${seconds(result.boundMs)} | ${(result.lessonsMs / result.boundMs).toFixed(2)}× | ${seconds(result.allMs)} | ${result.lost}${result.lost > 0 ? ' MISSED' : ''} (${detail}) |`,
         );
       }
     }
+  } catch (error) {
+    // What the apps said about it (a busy database, a failed job) before they are stopped.
+    for (const app of apps) {
+      const said = app
+        .output()
+        .split('\n')
+        .filter((line) => /"level":"(warn|error)"/.test(line));
+      if (said.length)
+        console.error(`\nThe app on ${app.baseURL} warned:\n${said.slice(-15).join('\n')}`);
+    }
+    throw error;
   } finally {
     await cleanUp();
   }

@@ -64,13 +64,13 @@ async function findPostgres(): Promise<string> {
 }
 
 /**
- * The vitest runs, side by side: the browser suite waits mostly on Chromium and the app it
- * drives, the others mostly on their own processes, so on two cores together they take little
- * more than the longer one alone. Within a run, files go one at a time (vitest.config.ts).
+ * Two vitest runs side by side, of about equal length: the tests wait mostly on the processes,
+ * browser and databases they drive, so on two cores together they take little more than the
+ * longer run alone. Within a run, files go one at a time (vitest.config.ts).
  */
 const TEST_RUNS = [
-  { name: 'unit+integration', projects: ['unit', 'integration', 'integration-postgres'] },
-  { name: 'browser', projects: ['e2e'] },
+  { name: 'sqlite', projects: ['unit', 'integration'] },
+  { name: 'browser+postgres', projects: ['e2e', 'integration-postgres'] },
 ];
 
 /** Runs a command with each line of its output marked with `label`; resolves to its success. */

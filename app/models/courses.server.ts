@@ -395,8 +395,10 @@ export async function contentRowsOfCourses(courseIds: string[]): Promise<{
 
 /** Topics and lessons of a course without lesson bodies (sidebar, status). */
 export async function courseOutline(courseId: string): Promise<TopicSummary[]> {
-  const topicRows = await outlineTopicsStatement().execute({ courseId });
-  const lessonRows = await outlineLessonsStatement().execute({ courseId });
+  const [topicRows, lessonRows] = await Promise.all([
+    outlineTopicsStatement().execute({ courseId }),
+    outlineLessonsStatement().execute({ courseId }),
+  ]);
   return topicRows.map((topic) => ({
     ...topic,
     lessons: lessonRows

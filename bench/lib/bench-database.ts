@@ -306,8 +306,8 @@ export function postgresBenchDatabase(
       return rows[0]!;
     },
     async serverVersion() {
-      const { rows } = await pool.query<{ v: string }>('show server_version');
-      return `PostgreSQL ${rows[0]!.v}`;
+      const { rows } = await pool.query<{ server_version: string }>('show server_version');
+      return `PostgreSQL ${rows[0]!.server_version}`;
     },
     async close() {
       await pool.end();

@@ -18,19 +18,35 @@ export async function memberClient(
   };
 }
 
-/** Fetches without following redirects; any 4xx or 5xx fails the benchmark. */
+/** Writes a web process refused with 503 and Retry-After (its queue of writes was full). */
+export const refusals = { count: 0 };
+const RETRIES_AFTER_REFUSAL = 10;
+
+/**
+ * Fetches without following redirects; any 4xx or 5xx fails the benchmark, except a 503 with
+ * Retry-After, which is asked again after that wait, as a well-behaved client does.
+ */
 export async function request(client: MemberClient, path: string, init: RequestInit = {}) {
-  const response = await fetch(`${client.base}${path}`, {
-    redirect: 'manual',
-    ...init,
-    headers: {
-      Cookie: client.cookie,
-      Origin: client.base,
-      ...(init.headers as Record<string, string>),
-    },
-  });
-  if (response.status >= 400) throw new Error(`${path} answered ${response.status}`);
-  return response;
+  for (let attempt = 0; ; attempt += 1) {
+    const response = await fetch(`${client.base}${path}`, {
+      redirect: 'manual',
+      ...init,
+      headers: {
+        Cookie: client.cookie,
+        Origin: client.base,
+        ...(init.headers as Record<string, string>),
+      },
+    });
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    if (response.status === 503 && retryAfter > 0 && attempt < RETRIES_AFTER_REFUSAL) {
+      refusals.count += 1;
+      await response.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+      continue;
+    }
+    if (response.status >= 400) throw new Error(`${path} answered ${response.status}`);
+    return response;
+  }
 }
 
 /** Posts a form the way the page does and returns where the app redirected. */

@@ -149,6 +149,8 @@ describe('flashcards in a browser', () => {
     await page.goto('/home');
     await page.getByRole('link', { name: 'Continue Volcanoes' }).click();
     await page.waitForURL(/\/course\/[\w-]+/);
+    // A click before hydration can be lost to the page's own first navigation (a slow machine).
+    await hydrated(page);
     await page
       .getByRole('navigation', { name: 'Course topics' })
       .getByRole('link', { name: 'Flashcards' })

@@ -77,28 +77,41 @@ async function ownCourse(user: { id: string }, courseId: string | undefined) {
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const course = await ownCourse(user, params.courseId);
-  const topics = await courseOutline(course.id);
+  // The outline is read beside the course, and shown only if the course is the member's.
+  const [course, topics] = await Promise.all([
+    ownCourse(user, params.courseId),
+    courseOutline(params.courseId ?? ''),
+  ]);
   const all = topics.flatMap((topic) => topic.lessons);
   const requested = Number(new URL(request.url).searchParams.get('lesson'));
   const selected = all.find((lesson) => lesson.id === requested) ?? all[0];
   if (!selected) throw new Response('Not Found', { status: 404 });
 
-  const lesson = (await getLessonOfCourse(selected.id, course.id))!;
   // One read of the lessons: the outline, the status and the quizzes' state all come from it.
   const status = withJobService(statusOfLessons(course.id, all));
   const clock = reviewClock(request);
-  const cards = await topicCardsOf(user, course.id, clock);
-  const quizzes = await courseQuizzes(course.id, user.id, {
-    total: all.length,
-    done: all.filter((item) => item.done).length,
-  });
+  const allWritten = all.every((item) => item.state === 'done');
+  // The rest needs only the course and the lesson: read at once (on PostgreSQL each read is a
+  // round trip of its own).
+  const [found, cards, quizzes, completion, note, regeneration, share] = await Promise.all([
+    getLessonOfCourse(selected.id, course.id),
+    topicCardsOf(user, course.id, clock),
+    courseQuizzes(course.id, user.id, {
+      total: all.length,
+      done: all.filter((item) => item.done).length,
+    }),
+    getCompletion(course.id),
+    readLessonNote(user.id, selected.id),
+    regenerationStatus(selected.id),
+    shareStateOf(course.id, allWritten),
+  ]);
+  const lesson = found!;
   return {
     course: {
       id: course.id,
       mainTopic: course.mainTopic,
       type: course.type,
-      completed: Boolean(await getCompletion(course.id)),
+      completed: Boolean(completion),
       language: course.language,
     },
     topics,
@@ -128,17 +141,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     flashcards: cards ? Object.fromEntries(cards) : null,
     timeZone: clock.timeZone,
     // The member's own notes on this lesson, and where a re-write of it stands.
-    note: (await readLessonNote(user.id, lesson.id)).body,
-    regeneration: await regenerationStatus(lesson.id),
+    note: note.body,
+    regeneration,
     status,
-    share: await shareStateOf(
-      course.id,
-      all.every((item) => item.state === 'done'),
-    ),
+    share,
     // The SCORM package (ADR 34): paid plans, once every lesson and quiz is written.
     scorm: {
       allowed: canExportScorm(user.plan),
-      ready: all.every((item) => item.state === 'done') && quizzes.every((quiz) => quiz.ready),
+      ready: allWritten && quizzes.every((quiz) => quiz.ready),
     },
     // Demo mode's videos are made up: YouTube would show an error in their place.
     videosEmbeddable: !env().mocked.youtube,

@@ -32,18 +32,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const query = new URL(request.url).searchParams;
   const paging = coursePageRequest(query, HOME_COURSE_PAGE);
   if (!paging.ok) throw new Response(paging.message, { status: paging.status });
-  const page = await coursePage(user.id, paging.value);
+  const clock = reviewClock(request);
+  // The member's flashcards due today, across every course (the first page only), read beside
+  // the page of courses (on PostgreSQL each read is a round trip of its own).
+  const [page, cardsDue] = await Promise.all([
+    coursePage(user.id, paging.value),
+    paging.value.after === null && flashcardsIncluded(user.plan)
+      ? dueCountsOf(user, clock).then((due) => due.today)
+      : null,
+  ]);
   const quizResults = await quizSummariesOfUser(
     user.id,
     page.courses.map((course) => course.id),
   );
-  const clock = reviewClock(request);
   return {
-    // The member's flashcards due today, across every course (the first page only).
-    cardsDue:
-      paging.value.after === null && flashcardsIncluded(user.plan)
-        ? (await dueCountsOf(user, clock)).today
-        : null,
+    cardsDue,
     timeZone: clock.timeZone,
     laterPage: paging.value.after !== null,
     nextCursor: page.nextCursor,
