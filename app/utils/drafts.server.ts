@@ -51,6 +51,8 @@ function warn(what: string, key: DraftKey, error: unknown) {
 export interface DraftWriter {
   /** Adds a piece of text; never throws (a draft must not fail the work it shows). */
   append: (text: string) => void;
+  /** Resolves once every piece appended so far is in Redis and its readers were told. */
+  settled: () => Promise<void>;
   /** The work ended (stored, or failed): the draft goes away and readers are told. */
   finish: () => Promise<void>;
 }
@@ -128,6 +130,7 @@ export function startDraft(key: DraftKey): DraftWriter {
       text += piece;
       schedule();
     },
+    settled: () => pending,
     async finish() {
       await pending;
       const done: DraftMessage = { k: key, done: true };

@@ -159,6 +159,8 @@ export async function processLesson(job: Job, token?: string) {
     if (!lesson.theory) {
       draft = startDraft(`lesson:${lessonId}`);
       const produced = await produceLesson(context, draft.append);
+      // Readers get the whole text before the stored lesson ends their stream.
+      await draft.settled();
       const stored = await storeLessonContent(lessonId, {
         theory: produced.text.html,
         sources: produced.sources,
