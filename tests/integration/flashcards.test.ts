@@ -228,7 +228,8 @@ describe('flashcards', () => {
     const log = await appDb()
       .select()
       .from(tables.flashcardReviews)
-      .where(eq(tables.flashcardReviews.cardId, card.id));
+      .where(eq(tables.flashcardReviews.cardId, card.id))
+      .orderBy(tables.flashcardReviews.id);
     expect(log.map((review) => [review.rating, review.state, review.elapsedDays])).toEqual([
       [1, 0, 0],
       [3, 2, 1],

@@ -108,7 +108,8 @@ async function waitForQuizzes(courseId: string) {
     const rows = await appDb()
       .select()
       .from(tables.quizzes)
-      .where(eq(tables.quizzes.courseId, courseId));
+      .where(eq(tables.quizzes.courseId, courseId))
+      .orderBy(tables.quizzes.id);
     if (rows.length > 0 && rows.every((quiz) => quiz.questions)) return rows;
     if (Date.now() > deadline) throw new Error(`quizzes not written:\n${app.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -164,7 +165,8 @@ describe('a shared course', () => {
     const [quiz] = await appDb()
       .select()
       .from(tables.quizzes)
-      .where(eq(tables.quizzes.courseId, courseId));
+      .where(eq(tables.quizzes.courseId, courseId))
+      .orderBy(tables.quizzes.id);
     expect(html).not.toContain(quiz!.questions![0]!.question);
     expect(response.headers.get('set-cookie')).toBeNull();
   });
@@ -223,11 +225,13 @@ describe('a shared course', () => {
     const copiedQuizzes = await appDb()
       .select()
       .from(tables.quizzes)
-      .where(eq(tables.quizzes.courseId, copyId));
+      .where(eq(tables.quizzes.courseId, copyId))
+      .orderBy(tables.quizzes.id);
     const sourceQuizzes = await appDb()
       .select()
       .from(tables.quizzes)
-      .where(eq(tables.quizzes.courseId, courseId));
+      .where(eq(tables.quizzes.courseId, courseId))
+      .orderBy(tables.quizzes.id);
     expect(copiedQuizzes.map((quiz) => quiz.questions)).toEqual(
       sourceQuizzes.map((quiz) => quiz.questions),
     );
