@@ -43,8 +43,8 @@ function counts(dataDir: string) {
 describe('backup and restore', () => {
   it('copies everything committed while the app runs, and restores it into a fresh folder', async () => {
     const dataDir = tempDir('live');
-    const prefix = `coursegen-backup-${randomBytes(4).toString('hex')}`;
-    const app = await startApp({ DATA_DIR: dataDir, REDIS_PREFIX: prefix });
+    // Its own Redis prefix is startApp's, removed when it stops.
+    const app = await startApp({ DATA_DIR: dataDir });
     try {
       for (let i = 0; i < 3; i += 1) {
         const member = await createMember(dataDir);
