@@ -7,7 +7,9 @@ export default {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
-    v3_lazyRouteDiscovery: true,
+    // Off: every route is in the first page's manifest (ADR 43). Discovering a link's route when
+    // it was clicked could be cut short on a busy machine and leave a blank "Loading..." page.
+    v3_lazyRouteDiscovery: false,
     v3_singleFetch: true,
     v3_routeConfig: true,
   },

@@ -156,7 +156,15 @@ describe('flashcards in a browser', () => {
       .getByRole('link', { name: 'Flashcards' })
       .first()
       .click();
-    await page.getByRole('heading', { name: /^Flashcards:/ }).waitFor();
+    // A page left on the router's blank "Loading..." is what lazy route discovery did (ADR 43).
+    await page
+      .getByRole('heading', { name: /^Flashcards:/ })
+      .waitFor()
+      .catch(async (error: Error) => {
+        throw new Error(
+          `${error.message}\nat ${page.url()}:\n${(await page.content()).slice(0, 600)}`,
+        );
+      });
     const item = page.locator(`[data-testid="course-card-item"][data-card-id="${cardId}"]`);
     await item.getByText('Which course is about lava and magma?').waitFor();
     await expect(item.getByTestId('card-status').innerText()).resolves.toBe('suspended');
