@@ -306,8 +306,12 @@ describe('a certificate email that failed at finish time', () => {
     const worker = spawnWorker();
     try {
       await worker.ready;
+      // The worker sends the email, then notes it on the completion: wait for both.
       const deadline = Date.now() + 30_000;
-      while ((await outboxFor(user.email)).length === 0 && Date.now() < deadline)
+      const sentAndNoted = async () =>
+        (await outboxFor(user.email)).length > 0 &&
+        Boolean((await getCompletion(courseId))?.emailedAt);
+      while (!(await sentAndNoted()) && Date.now() < deadline)
         await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await getCompletion(courseId))?.emailedAt).toBeInstanceOf(Date);
       const emails = await outboxFor(user.email);

@@ -483,7 +483,13 @@ describe('a lesson stream across web processes', () => {
     expect(onSecond.events[0]!.length).toBeGreaterThanOrEqual(onFirst.text.length);
     expect(onSecond.text.startsWith(onFirst.text)).toBe(true);
     expect(onSecond.events.at(-1)!.type).toBe('done');
-    expect((await getLesson(pending))!.theory, worker.output()).toBe(
+    const story = [
+      `first: ${JSON.stringify(onFirst.events)}`,
+      `second: ${JSON.stringify(onSecond.events)}`,
+      `worker:\n${worker.output()}`,
+      `second web:\n${second.output()}`,
+    ].join('\n');
+    expect((await getLesson(pending))!.theory, story).toBe(
       markdownToSafeHtml(onSecond.text.trim()),
     );
   });
