@@ -100,7 +100,11 @@ export function startDraft(key: DraftKey): DraftWriter {
           JSON.stringify(message),
           id,
         );
-        if (published === -1) replaced = true;
+        if (published === -1) {
+          // Another try's draft, or none (expired): a stalled try must not write any more.
+          replaced = true;
+          log.info('drafts.replaced', { key, tryId: id });
+        }
       }
       stored = upTo;
     } catch (error) {
@@ -234,6 +238,12 @@ export async function followDraft(
     }
     const end = message.at + message.t.length;
     if (message.g !== state.id || message.at > state.text.length) {
+      log.info('drafts.reread', {
+        key,
+        reason: message.g === state.id ? 'gap' : 'another try',
+        at: message.at,
+        known: state.text.length,
+      });
       void reread();
       return;
     }

@@ -255,7 +255,8 @@ async function timedPdf(courseId: string, cookie: string) {
   const started = performance.now();
   const response = await get(pdfRoute, 'pdf', courseId, cookie);
   await response.arrayBuffer();
-  return { status: response.status, ms: performance.now() - started, response };
+  const endedAt = performance.now();
+  return { status: response.status, ms: endedAt - started, endedAt, response };
 }
 
 describe('PDF exports shared between members (issue 31, item 6)', () => {
@@ -289,8 +290,14 @@ describe('PDF exports shared between members (issue 31, item 6)', () => {
       expect(Number(refused.response.headers.get('Retry-After'))).toBeGreaterThan(0);
       expect(refused.ms).toBeLessThan(alone.ms);
     }
-    // Behind all six it would be about 6x; behind at most the one being drawn, about 1x.
-    expect(ratio).toBeLessThan(2.5);
+    // First come, first served, the small one would be drawn after both of the other member's
+    // accepted PDFs; taking turns, it waits at most for the one being drawn. The order says which,
+    // however busy the machine (the ratio printed above only shows how long that was here).
+    const largeEnds = floodDone
+      .filter((r) => r.status === 200)
+      .map((r) => r.endedAt)
+      .sort((a, b) => a - b);
+    expect(smallDuring.endedAt).toBeLessThan(largeEnds[1]!);
   });
 
   it('takes turns between members: a small PDF is drawn before the second large one of each member ahead of it', async () => {

@@ -221,6 +221,8 @@ async function startWeb(): Promise<Web> {
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // Its draft reads and rereads are in its output, printed when a stream test fails.
+      LOG_LEVEL: 'info',
       PORT: String(port),
       APP_URL: `http://127.0.0.1:${port}`,
       REDIS_URL: TEST_REDIS_URL,
