@@ -1,6 +1,11 @@
 import { env } from './env.server';
 import { log } from './logger.server';
-import { noteRedisFailure, producerRedis, subscriberRedis } from './redis.server';
+import {
+  noteRedisFailure,
+  producerRedis,
+  subscribeWhenReady,
+  subscriberRedis,
+} from './redis.server';
 
 /**
  * "Something about this outline or course changed": the worker publishes it on Redis when it
@@ -23,18 +28,22 @@ export function publishChange(key: ChangeKey) {
 
 const waiters = new Map<string, Set<() => void>>();
 let subscribed = false;
+let listening = false;
 
 function subscribe() {
   if (subscribed) return;
   subscribed = true;
-  const redis = subscriberRedis();
-  redis.on('message', (_channel: string, key: string) => {
-    const woken = waiters.get(key);
-    if (!woken) return;
-    waiters.delete(key);
-    for (const wake of woken) wake();
-  });
-  redis.subscribe(channel()).catch((error: unknown) => {
+  if (!listening) {
+    listening = true;
+    subscriberRedis().on('message', (from: string, key: string) => {
+      if (from !== channel()) return;
+      const woken = waiters.get(key);
+      if (!woken) return;
+      waiters.delete(key);
+      for (const wake of woken) wake();
+    });
+  }
+  subscribeWhenReady(channel()).catch((error: unknown) => {
     subscribed = false;
     log.warn('changes.subscribe_failed', { error });
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { env } from './env.server';
 import { log } from './logger.server';
-import { producerRedis, subscriberRedis, waitForRedis } from './redis.server';
+import { producerRedis, subscribeWhenReady, subscriberRedis, waitForRedis } from './redis.server';
 
 /**
  * A text the worker is still writing (a lesson streamed from the model), shared through Redis so
@@ -155,9 +155,8 @@ let subscribed: Promise<unknown> | undefined;
 /** Resolves once this process hears the channel (a reader reads the draft only then). */
 function subscribe(): Promise<unknown> {
   if (subscribed) return subscribed;
-  const redis = subscriberRedis();
-  if (!listening) listenForDrafts(redis);
-  subscribed = redis.subscribe(channel()).catch((error: unknown) => {
+  if (!listening) listenForDrafts(subscriberRedis());
+  subscribed = subscribeWhenReady(channel()).catch((error: unknown) => {
     subscribed = undefined;
     log.warn('drafts.subscribe_failed', { error });
   });

@@ -67,6 +67,20 @@ export function subscriberRedis(): Redis {
   return pool.subscriber;
 }
 
+/**
+ * Subscribes the subscriber connection to `channel` once it is ready. ioredis writes a SUBSCRIBE
+ * at once while its connection handshake is still under way; the ready check's INFO that follows
+ * is then refused in subscriber mode, the connection starts over and the subscription is lost,
+ * silently for whoever waits on its messages (ADR 44). Here the command waits for `ready`, after
+ * which ioredis also renews the subscription by itself on every reconnection.
+ */
+export async function subscribeWhenReady(channel: string): Promise<void> {
+  const redis = subscriberRedis();
+  if (redis.status !== 'ready')
+    await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+  await redis.subscribe(channel);
+}
+
 /** Only the worker process opens this one. */
 export function workerRedis(): Redis {
   const pool = connections();
