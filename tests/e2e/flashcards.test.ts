@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../support/browser';
+import { hydrated, useBrowser } from '../support/browser';
 import { signUp } from '../support/members';
 
 /**
@@ -16,9 +16,6 @@ describe('flashcards in a browser', () => {
   const DAY = 24 * 3600 * 1000;
   let page: Page;
 
-  /** Resolves once React has hydrated the page (the toast area mounts only then). */
-  const hydrated = (on: Page) =>
-    on.locator('section.Toastify').waitFor({ state: 'attached', timeout: 30_000 });
   const count = async (testId: string) => Number(await page.getByTestId(testId).innerText());
   const counts = async () => [await count('due-today'), await count('due-tomorrow')];
   const question = () => page.getByTestId('flashcard-question').innerText();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MOCK_SIMPLER_START } from '../../mocks/ai-answers';
-import { useBrowser } from '../support/browser';
+import { hydrated, useBrowser } from '../support/browser';
 import { signUp } from '../support/members';
 
 /**
@@ -22,6 +22,8 @@ describe('lesson notes and regenerate in a browser', () => {
     await page.getByRole('button', { name: 'Generate Course' }).click();
     await page.waitForURL(/\/course\/[\w-]+$/);
     await page.getByTestId('lesson-theory').waitFor({ timeout: 60_000 });
+    // The lesson's buttons (Regenerate, Simpler…) act through JavaScript.
+    await hydrated(page);
   }
 
   const notesBox = (page: Page) => page.getByTestId('lesson-notes').getByLabel('My notes');

@@ -5,7 +5,7 @@ import { createCookie, createCookieSessionStorage } from '@remix-run/node';
 import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage } from '../support/browser';
+import { hydrated, launchBrowser, newPage } from '../support/browser';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -49,11 +49,6 @@ async function signedInContext(browser: Browser, plan: 'free' | 'monthly' | 'yea
   const context = await browser.newContext({ baseURL });
   await context.addCookies([{ name: '__session', value, url: baseURL }]);
   return context;
-}
-
-/** Resolves once React has hydrated the page (the toast area mounts only then). */
-async function hydrated(page: Page) {
-  await page.locator('section.Toastify').waitFor({ state: 'attached', timeout: 30_000 });
 }
 
 /** After a client-side navigation the URL changes a moment before the new page renders. */

@@ -30,6 +30,14 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * Resolves once React has hydrated the page (the toast area mounts only then). A button that
+ * acts through JavaScript does nothing when clicked before that, which a busy machine makes likely.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await page.locator('section.Toastify').waitFor({ state: 'attached', timeout: 30_000 });
+}
+
 /** A fresh browser context (own cookies) with one page. */
 export async function newPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL });
