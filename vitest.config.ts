@@ -98,6 +98,19 @@ export default defineConfig({
         },
       },
       {
+        // The newcomer tier: what the README says, done the way a person does it (a fresh clone,
+        // the compose file's setup, every page on a phone, real uploads through the page).
+        extends: true,
+        test: {
+          name: 'newcomer',
+          include: ['tests/newcomer/**/*.test.ts'],
+          globalSetup: ['tests/support/built.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'e2e',

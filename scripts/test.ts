@@ -69,7 +69,7 @@ async function findPostgres(): Promise<string> {
  * longer run alone. Within a run, files go one at a time (vitest.config.ts).
  */
 const TEST_RUNS = [
-  { name: 'sqlite', projects: ['unit', 'integration'] },
+  { name: 'sqlite', projects: ['unit', 'integration', 'newcomer'] },
   { name: 'browser+postgres', projects: ['e2e', 'integration-postgres'] },
 ];
 
