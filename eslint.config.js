@@ -32,7 +32,7 @@ const serverOnly = ['**/*.server', '~/utils/*.server'];
 // The schema's types (plan, role, course type) are shared; its tables are not: queries take them
 // from the data layer's `tables`, which are PostgreSQL's on PostgreSQL (ADR 0039).
 const schemaValues = {
-  group: ['**/db/schema', '**/db/schema.pg'],
+  group: ['**/db/schema', '**/db/schema.pg', '**/db/tables', '**/db/dialects'],
   allowTypeImports: true,
   message: "Only types of the schema: queries use `tables` from '~/utils/database.server'.",
 };

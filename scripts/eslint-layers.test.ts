@@ -36,6 +36,8 @@ describe('the layer rule', { timeout: 30_000 }, () => {
     ['app/domain/planted.ts', "import { users } from '../../db/schema';"],
     ['app/models/planted.server.ts', "import { users } from '../../db/schema';"],
     ['app/services/planted.server.ts', "import { courses } from '../../db/schema.pg';"],
+    ['app/models/planted.server.ts', "import { users } from '../../db/tables';"],
+    ['app/services/planted.server.ts', "import { text } from '../../db/dialects';"],
     ['app/routes/member/planted.tsx', "import Anthropic from '@anthropic-ai/sdk';"],
     ['app/services/planted.server.ts', "import Razorpay from 'razorpay';"],
     ['app/services/planted.server.ts', "import { loader } from '~/routes/member/home';"],

@@ -27,10 +27,10 @@ import { forgetSingleton, singleton } from './singleton.server';
  *
  * At run time `database()` is drizzle over the SQLite file (the sqlite-proxy driver, executing
  * on the process's one better-sqlite3 connection) or over PostgreSQL (node-postgres, a pool),
- * and `tables` are the matching tables (`db/schema.ts` or its twin `db/schema.pg.ts`: the same
- * names and columns). Only what both query builders have is used: results by `await`, one row
- * by `first`, affected rows by `.returning()`; never `.all()`, `.get()`, `.run()` or
- * `.values()`, which PostgreSQL's builders lack.
+ * and `tables` are the matching tables (`db/schema.ts` or `db/schema.pg.ts`, both built from the
+ * one declaration in `db/tables.ts`: the same names and columns). Only what both query builders
+ * have is used: results by `await`, one row by `first`, affected rows by `.returning()`; never
+ * `.all()`, `.get()`, `.run()` or `.values()`, which PostgreSQL's builders lack.
  *
  * Inside `transaction(...)`, `database()` is that transaction, so model functions called from a
  * transaction's body take part in it on both databases.
