@@ -10,6 +10,12 @@ import { getPlan, PAID_ONLY_MESSAGE, PLAN_DEFINITIONS, type PlanId } from './pla
 /** A document's largest size, and a PDF's most pages. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const MAX_DOCUMENT_PAGES = 200;
+/**
+ * The most a /create form may weigh as posted: a document of MAX_DOCUMENT_BYTES and the form
+ * around it (pasted text, which comes without a document, is at most 100,000 characters).
+ * A form between the two is read, and its document refused with the page's own message.
+ */
+export const MAX_CREATE_FORM_BYTES = MAX_DOCUMENT_BYTES + 1024 * 1024;
 /** The most text pasted on any plan (paid); the free plan's is in its plan definition. */
 export const MAX_PASTED_CHARS = PLAN_DEFINITIONS.monthly.limits.material.pastedChars;
 /** The most text kept from a document, whatever its size (about 400 dense pages). */

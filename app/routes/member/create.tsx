@@ -30,16 +30,24 @@ import {
   ACCEPT_ATTRIBUTE,
   DOCUMENT_EXTENSIONS,
   MATERIAL_MESSAGES,
+  MAX_CREATE_FORM_BYTES,
   MAX_DOCUMENT_BYTES,
   materialAllowance,
 } from '~/domain/material';
 import { getPlan } from '~/domain/plans';
+import type { RouteBodyLimit } from '~/load-context';
 import { cleanText, parseWith, readBodyWithFile, requiredText } from '~/utils/validation.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Generate Course | CourseGen' }];
 
 type CourseTypeValue = keyof typeof COURSE_TYPE_LABELS;
+
+/** A document and the form around it; a larger form comes back as this page with the message. */
+export const bodyLimit: RouteBodyLimit = {
+  bytes: MAX_CREATE_FORM_BYTES,
+  tooLarge: MATERIAL_MESSAGES.tooLarge,
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
