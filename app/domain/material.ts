@@ -1,4 +1,5 @@
 import type { LessonSource, MaterialKind } from '../../db/schema';
+import { missingFieldMessage } from '~/utils/messages';
 import { getPlan, PAID_ONLY_MESSAGE, PLAN_DEFINITIONS, type PlanId } from './plans';
 
 /**
@@ -60,6 +61,15 @@ export const MATERIAL_MESSAGES = {
   bothGiven: 'Please attach a document or paste text, not both',
   busy: 'Documents are being read for many members right now: please try again in a minute',
 } as const;
+
+/**
+ * /create with neither a sub-topic nor material: a sub-topic is needed only without material,
+ * whose sections make the outline.
+ */
+export const missingSubtopicMessage = (documents: boolean) =>
+  missingFieldMessage(
+    `Sub Topic, or ${documents ? 'attach a document or paste text' : 'paste text'}`,
+  );
 
 export type MaterialRequest =
   { kind: 'document'; bytes: number } | { kind: 'pasted'; chars: number };
