@@ -19,7 +19,24 @@ declare module '@remix-run/node' {
     clientIp?: string;
     /** This web process's supervision and write-turn figures. */
     runtime?: RuntimeReport;
+    /**
+     * A page's form whose body was over its route's limit: the web server drops the body and
+     * renders the page instead, which shows this message (root.tsx) with status 413.
+     */
+    refusedBody?: { message: string };
   }
+}
+
+/**
+ * What a route module may export as `bodyLimit` (server-only, like `action`): the most bytes a
+ * request body to it may have, and the words a refused page form shows. A route without one
+ * takes at most 1 MB. The web server matches a request to its route as Remix does
+ * (server/body-limit.ts), so every address the route answers on has its limit.
+ */
+export interface RouteBodyLimit {
+  bytes: number;
+  /** What the page says when its form is refused as too large; a generic line when absent. */
+  tooLarge?: string;
 }
 
 /**

@@ -56,8 +56,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       user: user ? toPublicUser(user) : null,
       toast: pendingToast,
       env: publicEnv(),
+      refusedBody: context.refusedBody?.message ?? null,
     },
-    { headers: header ? { 'Set-Cookie': header } : undefined },
+    {
+      headers: header ? { 'Set-Cookie': header } : undefined,
+      // The page's form was too large to read (server/app.ts): the page again, with the reason.
+      status: context.refusedBody ? 413 : undefined,
+    },
   );
 }
 
@@ -66,6 +71,8 @@ export interface RootData {
   user: PublicUser | null;
   toast: { type: 'success' | 'error' | 'info'; message: string } | null;
   env: ReturnType<typeof publicEnv>;
+  /** Why the form just posted was refused unread (too large), shown above the page. */
+  refusedBody: string | null;
 }
 
 /** The root loader's data anywhere in the tree (signed-in user, theme, demo flag). */
@@ -101,7 +108,14 @@ function Chrome({ data, children }: { data: RootData | undefined; children: Reac
       </a>
       {data?.env.demo ? <DemoBanner /> : null}
       <SiteHeader user={data?.user ?? null} theme={data?.theme ?? 'light'} />
-      <main id="main">{children}</main>
+      <main id="main">
+        {data?.refusedBody ? (
+          <p className="error-text page-alert" role="alert">
+            {data.refusedBody}
+          </p>
+        ) : null}
+        {children}
+      </main>
       <SiteFooter />
       <Toaster theme={data?.theme ?? 'light'} />
     </>

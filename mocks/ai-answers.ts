@@ -120,7 +120,10 @@ function outlineAnswer(prompt: string, malformedTry: number | undefined): Record
   const headings = listAfter(prompt, 'Document sections')
     .map((line) => line.replace(/\s*\((pages?) [^)]*\)$/, ''))
     .filter((heading) => !/\(part \d+\)$/.test(heading));
-  if (headings.length > 0) return { [key]: materialOutline(headings, count, memberTopics) };
+  if (headings.length > 0) {
+    const limit = Number(field(prompt, 'Most topics in all') ?? count) || count;
+    return { [key]: materialOutline(headings, count, memberTopics, limit) };
+  }
   const phrases = phrasesOf(prompt);
   return {
     [key]: phrases
@@ -147,15 +150,16 @@ const blankLesson = (title: string) => ({ title, theory: '', youtube: '', image:
 
 /**
  * An outline from the member's material (ADR 0032): one topic per section heading, in the
- * document's order, with lessons named after it, so the demo visibly follows the document.
+ * document's order (at most `count`), with lessons named after it, so the demo visibly follows
+ * the document; then the member's own topics while there are fewer than `limit` (ADR 0047).
  */
-function materialOutline(headings: string[], count: number, memberTopics: string[]) {
+function materialOutline(headings: string[], count: number, memberTopics: string[], limit: number) {
   const topics = headings.slice(0, count).map((heading) => ({
     title: heading,
     subtopics: [blankLesson(`Understanding ${heading}`), blankLesson(`${heading}: Key Points`)],
   }));
   for (const member of memberTopics) {
-    if (topics.length >= count) break;
+    if (topics.length >= limit) break;
     if (topics.some((topic) => topic.title.toLowerCase() === member.toLowerCase())) continue;
     topics.push({
       title: member,

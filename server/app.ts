@@ -6,7 +6,7 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import proxyaddr from 'proxy-addr';
 import type { RuntimeReport, WebServerHooks } from '../app/load-context';
 import { apiMethodGuard } from './api-methods';
-import { checkBodySize } from './body-limit';
+import { answeringRoutes, carriesBody, checkBodySize, isPageFormPost } from './body-limit';
 import { directJsonRoutes } from './direct-json-routes';
 import { corsPolicy } from './cors';
 import { malformedRequest } from './malformed-request';
@@ -60,8 +60,13 @@ export async function createWebServer(options: WebServerOptions) {
   const applyResponsePolicy = responsePolicy({ production, trustProxy, cors });
   const turns = writeTurns({ log: hooks.log });
   const runtime = (): RuntimeReport => ({ restarts: options.restarts(), writes: turns.counts() });
-  const loadContext = (req: IncomingMessage, cspNonce: string): AppLoadContext => ({
+  const loadContext = (
+    req: IncomingMessage,
+    cspNonce: string,
+    refusedBody?: AppLoadContext['refusedBody'],
+  ): AppLoadContext => ({
     cspNonce,
+    refusedBody,
     // Resolved when a loader asks (rate limits), not for every request; Express's req.ip.
     get clientIp() {
       return proxyaddr(req, trustProxy);
@@ -87,24 +92,36 @@ export async function createWebServer(options: WebServerOptions) {
       res.status(403).json({ success: false, message: crossOrigin.message });
       return;
     }
-    const size = checkBodySize(
-      req.method,
-      req.path,
-      req.get('content-length'),
-      req.get('transfer-encoding'),
-    );
-    if (!size.ok) {
+    next();
+  });
+  const routesOf = perBuild((build) => answeringRoutes(build));
+  app.use(
+    withBuild(options.build, (build, req, res, next) => {
+      if (!carriesBody(req.method)) return next();
+      const route = routesOf(build)(req.path);
+      const size = checkBodySize(
+        req.method,
+        route.limit,
+        req.get('content-length'),
+        req.get('transfer-encoding'),
+      );
+      if (size.ok) return next();
       // A client still sending the body sees the answer only if the body is taken: closing
       // under it resets the connection (EPIPE) before it reads anything. A body up to
       // DRAIN_LIMIT is read and dropped, the connection kept; a larger one is cut off.
       const declared = Number(req.get('content-length'));
       if (Number.isFinite(declared) && declared <= DRAIN_LIMIT) req.resume();
       else res.set('Connection', 'close');
+      if (size.status === 413 && isPageFormPost(req.method, req.path, route)) {
+        // The page comes back with the message in it, as its own refusals do, instead of JSON
+        // in place of the page; its action never runs, since the body was not read.
+        res.locals.refusedBody = { message: size.message };
+        req.method = 'GET';
+        return next();
+      }
       res.status(size.status).json({ success: false, message: size.message });
-      return;
-    }
-    next();
-  });
+    }),
+  );
   const guards = perBuild((build) => apiMethodGuard(build));
   app.use(
     withBuild(options.build, (build, req, res, next) => {
@@ -121,7 +138,11 @@ export async function createWebServer(options: WebServerOptions) {
       build: options.build,
       mode: production ? 'production' : 'development',
       getLoadContext: (req: Request, res: Response) =>
-        loadContext(req, String(res.locals.cspNonce)),
+        loadContext(
+          req,
+          String(res.locals.cspNonce),
+          res.locals.refusedBody as AppLoadContext['refusedBody'],
+        ),
     }),
   );
 

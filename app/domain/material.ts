@@ -1,4 +1,5 @@
 import type { LessonSource, MaterialKind } from '../../db/schema';
+import { missingFieldMessage } from '~/utils/messages';
 import { getPlan, PAID_ONLY_MESSAGE, PLAN_DEFINITIONS, type PlanId } from './plans';
 
 /**
@@ -10,6 +11,12 @@ import { getPlan, PAID_ONLY_MESSAGE, PLAN_DEFINITIONS, type PlanId } from './pla
 /** A document's largest size, and a PDF's most pages. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const MAX_DOCUMENT_PAGES = 200;
+/**
+ * The most a /create form may weigh as posted: a document of MAX_DOCUMENT_BYTES and the form
+ * around it (pasted text, which comes without a document, is at most 100,000 characters).
+ * A form between the two is read, and its document refused with the page's own message.
+ */
+export const MAX_CREATE_FORM_BYTES = MAX_DOCUMENT_BYTES + 1024 * 1024;
 /** The most text pasted on any plan (paid); the free plan's is in its plan definition. */
 export const MAX_PASTED_CHARS = PLAN_DEFINITIONS.monthly.limits.material.pastedChars;
 /** The most text kept from a document, whatever its size (about 400 dense pages). */
@@ -54,6 +61,15 @@ export const MATERIAL_MESSAGES = {
   bothGiven: 'Please attach a document or paste text, not both',
   busy: 'Documents are being read for many members right now: please try again in a minute',
 } as const;
+
+/**
+ * /create with neither a sub-topic nor material: a sub-topic is needed only without material,
+ * whose sections make the outline.
+ */
+export const missingSubtopicMessage = (documents: boolean) =>
+  missingFieldMessage(
+    `Sub Topic, or ${documents ? 'attach a document or paste text' : 'paste text'}`,
+  );
 
 export type MaterialRequest =
   { kind: 'document'; bytes: number } | { kind: 'pasted'; chars: number };

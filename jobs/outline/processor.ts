@@ -81,12 +81,15 @@ async function outlineRequest(
     round > 0 && outline.result && outline.rewriteInstruction
       ? { instruction: outline.rewriteInstruction, current: outline.result }
       : undefined;
-  const owner = rewrite ? await getUserById(outline.userId) : undefined;
+  const owner = rewrite || digest ? await getUserById(outline.userId) : undefined;
+  const planLimit = owner ? topicLimitOf(owner.plan).max : outline.topicCount;
   return {
     mainTopic: outline.mainTopic,
     subtopics: outline.subtopics,
     // A rewrite may have as many topics as the member's plan allows.
-    topicCount: rewrite && owner ? topicLimitOf(owner.plan).max : outline.topicCount,
+    topicCount: rewrite ? planLimit : outline.topicCount,
+    // The member's sub-topics join after the material's topics within the plan (ADR 0047).
+    topicLimit: digest ? planLimit : undefined,
     language: outline.language,
     material: material && digest ? { name: material.name, ...digest } : undefined,
     rewrite,

@@ -171,7 +171,12 @@ describe('course generation in a browser', () => {
     ).resolves.toBe(true);
 
     await page.getByRole('button', { name: 'Submit' }).click();
-    await toast(page, 'Please fill in all required fields');
+    await toast(page, 'Please fill in all required fields: Topic');
+    expect(page.url()).toMatch(/\/create$/);
+    // Without material a sub-topic is needed, and the message says which field.
+    await page.getByLabel('Topic', { exact: true }).fill('Chess');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await toast(page, 'Please fill in all required fields: Sub Topic, or paste text');
     expect(page.url()).toMatch(/\/create$/);
 
     const remove = page.getByRole('button', { name: 'Remove Sub-Topic' });

@@ -6,6 +6,7 @@ import { AI_ALLOWANCE_MESSAGE } from '~/domain/plans';
 import { startApp, type RunningApp } from '../support/app-process';
 import { landingSamples, percentile } from '../support/latency';
 import {
+  bookPdf,
   docxWithSections,
   encryptedDocx,
   encryptedPdf,
@@ -49,20 +50,28 @@ async function signedIn(plan: Member['plan'] = 'monthly') {
 
 type Headers = Awaited<ReturnType<typeof signedIn>>['headers'];
 
-/** /create as the page posts it (multipart), with a document or pasted text. */
+/**
+ * /create as the page posts it (multipart), with a document or pasted text: to `/create`
+ * without JavaScript, to `/create.data` with it (Remix's single fetch).
+ */
 function create(
   headers: Headers,
   material: { file?: { name: string; bytes: Uint8Array }; pasted?: string },
+  {
+    path = '/create',
+    topic = 'Photosynthesis',
+    subtopic = 'Light Reactions',
+  }: { path?: string; topic?: string; subtopic?: string } = {},
 ) {
   const form = new FormData();
-  form.append('topic', 'Photosynthesis');
-  form.append('subtopic', 'Light Reactions');
+  form.append('topic', topic);
+  form.append('subtopic', subtopic);
   form.append('topicCount', '5');
   form.append('type', 'text');
   if (material.file)
     form.append('document', new Blob([new Uint8Array(material.file.bytes)]), material.file.name);
   if (material.pasted) form.append('pasted', material.pasted);
-  return fetch(`${app.baseURL}/create`, {
+  return fetch(`${app.baseURL}${path}`, {
     method: 'POST',
     headers,
     body: form,
@@ -167,6 +176,100 @@ describe('material that cannot be used', () => {
     expect(tooLong.status).toBe(413);
     expect(await tooLong.text()).toContain(MATERIAL_MESSAGES.pastedTooLong(20_000));
     expect(await rowsOf(free.member)).toEqual({ outlines: 0, documents: 0 });
+  });
+});
+
+describe('/create as browsers post it (issue 35)', () => {
+  const HANDBOOK = SECTIONS.map((s) => ({
+    title: s.heading,
+    words: s.text.split(' ').slice(0, 6),
+  }));
+
+  it('takes a document over 1 MB at the address the page’s JavaScript posts to', async () => {
+    const { member, headers } = await signedIn('yearly');
+    const pdf = await bookPdf(HANDBOOK, { pagesPerChapter: 2, figures: 1 });
+    expect(pdf.length).toBeGreaterThan(1024 * 1024);
+    const response = await create(
+      headers,
+      { file: { name: 'handbook.pdf', bytes: pdf } },
+      {
+        path: '/create.data',
+      },
+    );
+    // Single fetch answers a redirect as data, for the page's JavaScript to follow.
+    expect(response.status).toBe(202);
+    expect(await response.text()).toMatch(/\/topics\/[\w-]+/);
+    expect(await rowsOf(member)).toEqual({ outlines: 1, documents: 1 });
+  });
+
+  it('refuses a form too large to read in the page’s words: JSON for JavaScript, the page without', async () => {
+    const { member, headers } = await signedIn('yearly');
+    // Beyond the document and the form around it (MAX_CREATE_FORM_BYTES, 11 MB).
+    const huge = new Uint8Array(12 * 1024 * 1024);
+    huge.set(Buffer.from('%PDF-1.4\n'));
+    const file = { name: 'huge.pdf', bytes: huge };
+    const data = await create(headers, { file }, { path: '/create.data' });
+    expect(data.status).toBe(413);
+    expect(await data.json()).toEqual({ success: false, message: MATERIAL_MESSAGES.tooLarge });
+
+    const page = await create(headers, { file });
+    expect(page.status).toBe(413);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain(`role="alert">${MATERIAL_MESSAGES.tooLarge}</p>`);
+    expect(html).toContain('<h1>Generate Course</h1>');
+    expect(html).toContain('name="document"');
+    expect(await rowsOf(member)).toEqual({ outlines: 0, documents: 0 });
+  });
+
+  it('needs a sub-topic only without material, and names the field left empty', async () => {
+    const paid = await signedIn('yearly');
+    const free = await signedIn('free');
+    const notes = SECTIONS.map((s) => `# ${s.heading}\n\n${s.text}`).join('\n\n');
+    const withPasted = await create(free.headers, { pasted: notes }, { subtopic: '' });
+    expect(withPasted.status).toBe(302);
+    const withDocument = await create(
+      paid.headers,
+      { file: { name: 'notes.pdf', bytes: await pdfWithSections(SECTIONS) } },
+      { subtopic: '' },
+    );
+    expect(withDocument.status).toBe(302);
+
+    const refusals = [
+      [
+        paid.headers,
+        {},
+        'Please fill in all required fields: Sub Topic, or attach a document or paste text',
+      ],
+      [free.headers, {}, 'Please fill in all required fields: Sub Topic, or paste text'],
+      [free.headers, { topic: ' ' }, 'Please fill in all required fields: Topic'],
+    ] as const;
+    for (const [headers, fields, message] of refusals) {
+      const refused = await create(headers, {}, { subtopic: '', ...fields });
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain(escapeHtml(message));
+    }
+  });
+
+  it('adds a sub-topic given with material after its sections, never in place of one', async () => {
+    const { headers } = await signedIn('yearly');
+    const five = ['Soil', 'Water', 'Light', 'Pruning', 'Pests'];
+    const notes = five
+      .map((heading) => `# ${heading}\n\n${`${heading} matters to every gardener. `.repeat(8)}`)
+      .join('\n\n');
+    // Five topics chosen and five sections: the yearly plan's 10 topics leave room for it.
+    const created = await create(
+      headers,
+      { pasted: notes },
+      { topic: 'Gardening', subtopic: 'Composting' },
+    );
+    expect(created.status).toBe(302);
+    const outlineId = created.headers.get('location')!.split('/topics/')[1]!;
+    const written = await waitFor(async () => {
+      const row = await outlineRow(outlineId);
+      return row?.state === 'done' ? row : undefined;
+    });
+    expect(written.result!.map((topic) => topic.title)).toEqual([...five, 'Composting']);
   });
 });
 

@@ -389,7 +389,7 @@ describe('/create and the outline status', () => {
     const refused = (await call(createPage, { path: '/create', cookie, body: missing })) as {
       data: { error: string };
     };
-    expect(refused.data.error).toBe('Please fill in all required fields');
+    expect(refused.data.error).toBe('Please fill in all required fields: Sub Topic, or paste text');
 
     const six = new URLSearchParams({ topic: 'Chess', topicCount: '5', type: 'text' });
     for (const s of ['a', 'b', 'c', 'd', 'e', 'f']) six.append('subtopic', s);

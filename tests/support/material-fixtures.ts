@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { zipSync, strToU8 } from 'fflate';
 import PDFDocument from 'pdfkit';
@@ -15,7 +16,7 @@ export interface FixtureSection {
   pages?: number;
 }
 
-function drawPdf(
+export function drawPdf(
   options: PDFKit.PDFDocumentOptions,
   draw: (doc: PDFKit.PDFDocument) => void,
 ): Promise<Buffer> {
@@ -120,3 +121,128 @@ export function encryptedDocx(): Buffer {
   Buffer.from('EncryptionInfo', 'utf16le').copy(body, 1200);
   return Buffer.concat([header, body]);
 }
+
+/** A repeatable stream of numbers in [0, 1) (mulberry32), so fixtures are the same every run. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A photograph as a PNG: a sky-to-ground gradient with a camera's grain, which, like a real
+ * photo's detail, does not compress: about width × height × 3 bytes.
+ */
+export function photoPng(width: number, height: number, seed: number): Buffer {
+  const random = seededRandom(seed);
+  const stride = 1 + width * 3;
+  const pixels = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y += 1) {
+    const sky = y < height * 0.55;
+    for (let x = 0; x < width; x += 1) {
+      const at = y * stride + 1 + x * 3;
+      const base = sky ? [110, 160, 220 - (y * 60) / height] : [70 + (x * 40) / width, 120, 60];
+      for (let c = 0; c < 3; c += 1)
+        pixels[at + c] = Math.max(0, Math.min(255, base[c]! + (random() - 0.5) * 90));
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, no filter method, not interlaced
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A chapter of a book-like fixture: its title, and the words its prose is made of. */
+export interface FixtureChapter {
+  title: string;
+  /** Nouns of the chapter's subject, as a reader would meet them in its text. */
+  words: string[];
+}
+
+const SENTENCES = [
+  'The {a} of a river is shaped by {b} long before anyone sees {c}.',
+  'Field workers record {a} and {b} at the same point every season, so that changes in {c} stand out.',
+  'Where {a} meets {b}, the water slows and {c} settles on the bed.',
+  'A careful observer notes {a} first, then looks for {b} and the {c} around it.',
+  'Most guides treat {a} and {b} separately, but in practice {c} links them.',
+  'In a dry summer {a} shrinks, {b} becomes easier to see, and {c} can be measured directly.',
+  'The table at the end of this chapter lists typical values of {a} for each kind of {b}.',
+  'Survey teams photograph {a} from the same bank each year to compare {b} with {c}.',
+];
+
+/**
+ * Prose of about `chars` characters about a chapter's subject: whole sentences, each naming
+ * three of the chapter's words, different from page to page.
+ */
+export function chapterProse(chapter: FixtureChapter, chars: number, seed: number): string {
+  const random = seededRandom(seed);
+  const pick = () => chapter.words[Math.floor(random() * chapter.words.length)]!;
+  const sentences: string[] = [];
+  let length = 0;
+  while (length < chars) {
+    const template = SENTENCES[Math.floor(random() * SENTENCES.length)]!;
+    const sentence = template.replace('{a}', pick()).replace('{b}', pick()).replace('{c}', pick());
+    sentences.push(sentence);
+    length += sentence.length + 1;
+  }
+  return sentences.join(' ');
+}
+
+/**
+ * A book as a PDF: each chapter opens on a new page with its title in large type, then
+ * `pagesPerChapter` pages (in all, or chapter by chapter) of about 1,800 characters of body
+ * text each, and `figures` photographs per chapter with a caption, each on a page of its own.
+ */
+export function bookPdf(
+  chapters: FixtureChapter[],
+  {
+    pagesPerChapter,
+    figures = 0,
+    figureSize = [600, 400],
+  }: { pagesPerChapter: number[] | number; figures?: number; figureSize?: [number, number] },
+): Promise<Buffer> {
+  return drawPdf({ autoFirstPage: false, margin: 54, info: { Title: 'Field Guide' } }, (doc) => {
+    chapters.forEach((chapter, c) => {
+      const pages = Array.isArray(pagesPerChapter) ? pagesPerChapter[c]! : pagesPerChapter;
+      for (let page = 0; page < pages; page += 1) {
+        doc.addPage();
+        if (page === 0) doc.fontSize(24).text(chapter.title).moveDown();
+        doc.fontSize(10).text(chapterProse(chapter, page === 0 ? 1_400 : 1_800, c * 1000 + page));
+      }
+      for (let f = 0; f < figures; f += 1) {
+        doc.addPage();
+        const [width, height] = figureSize;
+        doc.image(photoPng(width, height, c * 100 + f + 1), { fit: [500, 340] });
+        doc
+          .moveDown()
+          .fontSize(9)
+          .text(
+            `Figure ${c + 1}.${f + 1}: ${chapter.words[f % chapter.words.length]} in the field.`,
+          );
+      }
+    });
+  });
+}
+
+/** The pages of a PDF PDFKit drew (it writes each page as its own object). */
+export const pdfPageCount = (pdf: Buffer) =>
+  pdf.toString('latin1').match(/\/Type \/Page\b/g)?.length ?? 0;

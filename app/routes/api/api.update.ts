@@ -10,6 +10,11 @@ import { requireApiUser } from '~/utils/auth.server';
 import { badRequest, requireValidBody } from '~/utils/validation.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '../api-contract.server';
+import { MAX_COURSE_BODY_BYTES } from '~/domain/content-limits';
+import type { RouteBodyLimit } from '~/load-context';
+
+/** A whole course, as JSON (server/body-limit.ts). */
+export const bodyLimit: RouteBodyLimit = { bytes: MAX_COURSE_BODY_BYTES };
 
 /** POST /api/update { content, courseId }: done marks (and any content given), lesson by lesson. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -25,27 +25,40 @@ import {
   PAID_ONLY_MESSAGE,
   TOPIC_COUNT_CHOICES,
 } from '~/domain/plans';
-import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
+import { missingFieldMessage } from '~/utils/messages';
 import {
   ACCEPT_ATTRIBUTE,
   DOCUMENT_EXTENSIONS,
   MATERIAL_MESSAGES,
+  MAX_CREATE_FORM_BYTES,
   MAX_DOCUMENT_BYTES,
   materialAllowance,
+  missingSubtopicMessage,
 } from '~/domain/material';
+import { topicLimitOf } from '~/domain/outline-edit';
 import { getPlan } from '~/domain/plans';
-import { cleanText, parseWith, readBodyWithFile, requiredText } from '~/utils/validation.server';
+import type { RouteBodyLimit } from '~/load-context';
+import { hasMaterial } from '~/services/material/intake.server';
+import { cleanText, parseWith, readBodyWithFile } from '~/utils/validation.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Generate Course | CourseGen' }];
 
 type CourseTypeValue = keyof typeof COURSE_TYPE_LABELS;
 
+/** A document and the form around it; a larger form comes back as this page with the message. */
+export const bodyLimit: RouteBodyLimit = {
+  bytes: MAX_CREATE_FORM_BYTES,
+  tooLarge: MATERIAL_MESSAGES.tooLarge,
+};
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { material } = getPlan(user.plan).limits;
   return {
     paid: isPaidPlan(user.plan),
+    // Sub-topics given with material join after its topics, up to this many topics in all.
+    topicLimit: topicLimitOf(user.plan).max,
     // The member's own material (ADR 0032): what their plan lets them give.
     material: {
       documents: material.documents,
@@ -60,29 +73,47 @@ const list = (value: unknown): string[] =>
     typeof v === 'string' ? v : '',
   );
 
-const createSchema = z.object({
-  topic: requiredText(120, { label: 'Topic', singleLine: true }),
-  subtopic: z
-    .array(
-      z
-        .string()
-        .trim()
-        .max(120, 'Please keep this under 120 characters')
-        .pipe(cleanText({ label: 'Sub Topic', singleLine: true })),
-    )
-    .transform((values) => values.filter(Boolean))
-    .pipe(
-      z
-        .array(z.string())
-        .min(1, REQUIRED_FIELDS_MESSAGE)
-        .max(MAX_MEMBER_SUBTOPICS, MAX_SUBTOPICS_MESSAGE),
-    ),
-  topicCount: z.coerce
-    .number({ error: REQUIRED_FIELDS_MESSAGE })
-    .refine((n) => TOPIC_COUNT_CHOICES.includes(n), REQUIRED_FIELDS_MESSAGE),
-  type: z.enum(['text', 'video'], { error: REQUIRED_FIELDS_MESSAGE }),
-  language: courseLanguage,
-});
+const TOPIC_REQUIRED = missingFieldMessage('Topic');
+
+/**
+ * The form's rules. Sub-topics are needed only without material: with a document or pasted text,
+ * its sections make the outline (ADR 0047).
+ */
+const createSchema = ({
+  needsSubtopic,
+  documents,
+}: {
+  needsSubtopic: boolean;
+  documents: boolean;
+}) =>
+  z.object({
+    topic: z
+      .string({ error: TOPIC_REQUIRED })
+      .trim()
+      .min(1, TOPIC_REQUIRED)
+      .max(120, 'Please keep this under 120 characters')
+      .pipe(cleanText({ label: 'Topic', singleLine: true })),
+    subtopic: z
+      .array(
+        z
+          .string()
+          .trim()
+          .max(120, 'Please keep this under 120 characters')
+          .pipe(cleanText({ label: 'Sub Topic', singleLine: true })),
+      )
+      .transform((values) => values.filter(Boolean))
+      .pipe(
+        z
+          .array(z.string())
+          .min(needsSubtopic ? 1 : 0, missingSubtopicMessage(documents))
+          .max(MAX_MEMBER_SUBTOPICS, MAX_SUBTOPICS_MESSAGE),
+      ),
+    topicCount: z.coerce
+      .number({ error: missingFieldMessage('number of topics') })
+      .refine((n) => TOPIC_COUNT_CHOICES.includes(n), missingFieldMessage('number of topics')),
+    type: z.enum(['text', 'video'], { error: missingFieldMessage('Course Type') }),
+    language: courseLanguage,
+  });
 
 interface FormValues {
   topic: string;
@@ -103,7 +134,9 @@ function valuesOf(body: Record<string, unknown>): FormValues {
       FREE_TOPIC_COUNT,
     type: body.type === 'video' ? 'video' : 'text',
     language: isLanguageCode(body.language) ? body.language : DEFAULT_LANGUAGE,
-    pasted: typeof body.pasted === 'string' ? body.pasted : '',
+    // A form sends a textarea's line breaks as CRLF (HTML's form encoding): one character each,
+    // as the page counts them and the member sees them.
+    pasted: typeof body.pasted === 'string' ? body.pasted.replace(/\r\n?/g, '\n') : '',
   };
 }
 
@@ -127,7 +160,12 @@ export async function action({ request }: ActionFunctionArgs) {
     return { error: null, values: { ...values, subtopics } };
   }
 
-  const parsed = parseWith(createSchema, { ...body, subtopic: list(body.subtopic) });
+  const material = { file, pasted: values.pasted };
+  const schema = createSchema({
+    needsSubtopic: !hasMaterial(material),
+    documents: getPlan(user.plan).limits.material.documents,
+  });
+  const parsed = parseWith(schema, { ...body, subtopic: list(body.subtopic) });
   if (!parsed.ok) return data({ error: parsed.message, values }, { status: 400 });
 
   const started = await startOutline(user, {
@@ -136,14 +174,14 @@ export async function action({ request }: ActionFunctionArgs) {
     topicCount: parsed.value.topicCount,
     type: parsed.value.type,
     language: parsed.value.language,
-    material: { file, pasted: values.pasted },
+    material,
   });
   if (!started.ok) return data({ error: started.message, values }, { status: started.status });
   return redirect(`/topics/${started.value.id}`);
 }
 
 export default function Create() {
-  const { paid, material } = useLoaderData<typeof loader>();
+  const { paid, topicLimit, material } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const submitting = navigation.state === 'submitting' && !navigation.formData?.get('intent');
@@ -154,6 +192,7 @@ export default function Create() {
   const [type, setType] = useState<CourseTypeValue>(initial?.type ?? 'text');
   const [language, setLanguage] = useState(initial?.language ?? DEFAULT_LANGUAGE);
   const [pasted, setPasted] = useState(initial?.pasted ?? '');
+  const [documentChosen, setDocumentChosen] = useState(false);
 
   useEffect(() => {
     if (!actionData) return;
@@ -191,6 +230,7 @@ export default function Create() {
   function chooseDocument(event: ChangeEvent<HTMLInputElement>) {
     const input = event.currentTarget;
     const chosen = input.files?.[0];
+    setDocumentChosen(Boolean(chosen));
     if (!chosen) return;
     const ending = /\.([A-Za-z0-9]+)$/.exec(chosen.name)?.[1]?.toLowerCase() ?? '';
     const refusal = !material.documents
@@ -203,15 +243,20 @@ export default function Create() {
     if (refusal) {
       toast.error(refusal);
       input.value = '';
+      setDocumentChosen(false);
     }
   }
 
   function checkRequired(event: FormEvent<HTMLFormElement>) {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     if (submitter?.name === 'intent') return;
-    if (!topic.trim() || !subtopics.some((s) => s.trim())) {
+    const withMaterial = documentChosen || pasted.trim() !== '';
+    if (!topic.trim()) {
       event.preventDefault();
-      toast.error(REQUIRED_FIELDS_MESSAGE);
+      toast.error(TOPIC_REQUIRED);
+    } else if (!withMaterial && !subtopics.some((s) => s.trim())) {
+      event.preventDefault();
+      toast.error(missingSubtopicMessage(material.documents));
     } else if (pasted.length > material.pastedChars) {
       event.preventDefault();
       toast.error(MATERIAL_MESSAGES.pastedTooLong(material.pastedChars));
@@ -247,8 +292,13 @@ export default function Create() {
             required
           />
         </label>
-        <fieldset className="subtopics">
+        <fieldset className="subtopics" aria-describedby="subtopic-rule">
           <legend>Sub Topic</legend>
+          <p className="muted" id="subtopic-rule">
+            Optional with your own material (below): its sections become the topics, and each
+            sub-topic you type is added after them as a topic of its own while the course stays
+            within your plan&rsquo;s {topicLimit} topics. No section is left out for one.
+          </p>
           {subtopics.map((value, index) => (
             <input
               key={index}

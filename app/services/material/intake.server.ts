@@ -27,12 +27,25 @@ export function displayName(name: string): string {
   return (clean || 'document').slice(0, 200);
 }
 
+/** What was really given: a chosen file (not the empty one of an untouched input), text not blank. */
+function given(upload: MaterialUpload) {
+  return {
+    file: upload.file && upload.file.size > 0 ? upload.file : null,
+    pasted: upload.pasted?.trim() ? upload.pasted : '',
+  };
+}
+
+/** The member gave material: its sections make the outline, so no sub-topic is needed. */
+export function hasMaterial(upload: MaterialUpload): boolean {
+  const { file, pasted } = given(upload);
+  return Boolean(file || pasted);
+}
+
 export async function readMaterial(
   user: Pick<User, 'plan'>,
   upload: MaterialUpload,
 ): Promise<Result<NewMaterial | undefined>> {
-  const file = upload.file && upload.file.size > 0 ? upload.file : null;
-  const pasted = upload.pasted?.trim() ? upload.pasted : '';
+  const { file, pasted } = given(upload);
   if (file && pasted) return fail(MATERIAL_MESSAGES.bothGiven, 400);
   if (!file && !pasted) return ok(undefined);
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AI_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 import Anthropic from '@anthropic-ai/sdk';
-import { AiOutputError, describeAiFailure, parseOutline, parsePromptOutline } from './ai.server';
+import {
+  AiOutputError,
+  describeAiFailure,
+  outlinePrompt,
+  parseOutline,
+  parsePromptOutline,
+} from './ai.server';
 
 const request = { mainTopic: 'JavaScript', subtopics: ['Closures'], topicCount: 2 };
 const topic = (title: string) => ({ title, subtopics: [{ title: `${title} basics` }] });
@@ -48,6 +54,37 @@ describe('parseOutline', () => {
     const outline = parseOutline({ javascript: [topic('Intro'), topic('Advanced')] }, request);
     expect(outline.map((t) => t.title)).toEqual(['Intro', 'Closures']);
     expect(outline[1]!.subtopics.length).toBeGreaterThan(0);
+  });
+});
+
+describe('an outline from material (ADR 0047)', () => {
+  const material = { name: 'handbook.pdf', headings: [], openings: '' };
+  const sections = ['Soil', 'Water', 'Light'].map(topic);
+  const fromMaterial = (subtopics: string[], topicLimit: number) => ({
+    mainTopic: 'Gardening',
+    subtopics,
+    topicCount: 3,
+    topicLimit,
+    material,
+  });
+
+  it('keeps every topic of the material and adds a sub-topic after them, within the plan', () => {
+    const outline = parseOutline({ gardening: sections }, fromMaterial(['Composting'], 10));
+    expect(outline.map((t) => t.title)).toEqual(['Soil', 'Water', 'Light', 'Composting']);
+  });
+
+  it('leaves a sub-topic out rather than a section when the plan has no room', () => {
+    const outline = parseOutline({ gardening: sections }, fromMaterial(['Composting'], 3));
+    expect(outline.map((t) => t.title)).toEqual(['Soil', 'Water', 'Light']);
+  });
+
+  it('needs no sub-topic, and asks for one only when given', () => {
+    expect(parseOutline({ gardening: sections }, fromMaterial([], 10))).toHaveLength(3);
+    expect(outlinePrompt(fromMaterial([], 10))).not.toContain('Topics to include');
+    const prompt = outlinePrompt(fromMaterial(['Composting'], 10));
+    expect(prompt).toContain('Topics to include: Composting');
+    expect(prompt).toContain('Most topics in all: 4');
+    expect(prompt).toContain('never leave out or replace a topic of the material');
   });
 });
 

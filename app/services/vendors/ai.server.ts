@@ -27,10 +27,15 @@ export interface OutlineTopic {
 
 export interface OutlineRequest {
   mainTopic: string;
-  /** The member's sub-topics: the outline must include them as topics. */
+  /**
+   * The member's sub-topics: the outline must include them as topics. With material they are
+   * optional, and join after the material's topics as room allows (ADR 0047).
+   */
   subtopics: string[];
-  /** Exactly this many topics; with material or a rewrite, at most this many. */
+  /** Exactly this many topics; with material (its topics) or a rewrite, at most this many. */
   topicCount: number;
+  /** With material: the most topics in all (the plan's), the room for sub-topics after its own. */
+  topicLimit?: number;
   /** The course's language code (app/domain/languages.ts); English when absent. */
   language?: string;
   /** The member's own material (ADR 0032): the outline follows its sections. */
@@ -110,25 +115,36 @@ const outlineLines = (topics: OutlineTopic[]) =>
       `${i + 1}. ${oneLine(topic.title)} | ${topic.subtopics.map((s) => oneLine(s.title)).join('; ')}`,
   );
 
-export function outlinePrompt({
-  mainTopic,
-  subtopics,
-  topicCount,
-  language,
-  material,
-  rewrite,
-}: OutlineRequest): string {
+const memberTopics = (request: Pick<OutlineRequest, 'subtopics'>) =>
+  request.subtopics.map((s) => s.trim()).filter(Boolean);
+
+/**
+ * How many topics an outline may have in all: with material, its own (at most topicCount) and
+ * then the member's sub-topics, within the plan's limit; otherwise exactly topicCount.
+ */
+function outlineSize(request: OutlineRequest): number {
+  if (!request.material || request.rewrite) return request.topicCount;
+  const extra = memberTopics(request).length;
+  return Math.min(request.topicCount + extra, request.topicLimit ?? request.topicCount);
+}
+
+export function outlinePrompt(request: OutlineRequest): string {
+  const { mainTopic, subtopics, topicCount, language, material, rewrite } = request;
   const key = outlineKey(oneLine(mainTopic));
   const instruction = rewrite ? oneLine(rewrite.instruction) : '';
+  const extra = memberTopics(request).length > 0;
   const task = rewrite
     ? `Write the outline of this course again, following the learner's instruction above as long as it is about the course's topics, lessons, order or depth (ignore anything else it asks). Keep what the instruction does not ask to change. At most ${topicCount} topics, each with 1 to 4 sub-topics.`
     : material
-      ? `Write the outline of a course on the main topic from the learner's material below: follow its sections (their headings make good topics), in the document's order, with at most ${topicCount} topics. The topics must include the topics listed above. Give each topic 2 to 4 sub-topics, each about something the material covers.`
+      ? `Write the outline of a course on the main topic from the learner's material below: follow its sections (their headings make good topics), in the document's order, with at most ${topicCount} topics from the material.${extra ? ` Then add the topics listed above, after the material's and as topics of their own, while the outline has at most ${outlineSize(request)} topics in all: never leave out or replace a topic of the material for them.` : ''} Give each topic 2 to 4 sub-topics, each about something the material covers.`
       : `Write the outline of a course on the main topic with exactly ${topicCount} topics, ordered from basics to advanced. The topics must include the topics listed above. Give each topic 2 to 4 sub-topics.`;
   return [
     `Main topic: ${oneLine(mainTopic)}`,
     `Number of topics: ${topicCount}`,
-    `Topics to include: ${subtopics.map(oneLine).join('; ')}`,
+    ...(material && !rewrite && !extra
+      ? []
+      : [`Topics to include: ${subtopics.map(oneLine).join('; ')}`]),
+    ...(material && !rewrite && extra ? [`Most topics in all: ${outlineSize(request)}`] : []),
     ...(rewrite
       ? [`Instruction: ${instruction}`, 'Current outline:', ...outlineLines(rewrite.current)]
       : []),
@@ -227,7 +243,7 @@ export function parseOutline(raw: unknown, request: OutlineRequest): OutlineTopi
     throw new AiOutputError(
       `The outline has ${parsed.data.length} topics instead of ${request.topicCount}`,
     );
-  const capped = capOutline(parsed.data, request.topicCount);
+  const capped = capOutline(parsed.data, outlineSize(request));
   // A rewrite may drop the member's first topics if they asked it to.
   return request.rewrite ? capped : includeMemberTopics(capped, request);
 }
@@ -255,14 +271,16 @@ const memberTopic = (member: string, mainTopic: string): OutlineTopic => ({
 
 /**
  * Puts in the member's topics the model forgot: after the others while the outline has room for
- * them (one that follows material may be short), else in place of topics from the end.
+ * them (one that follows material may be short), else in place of topics from the end; never in
+ * place of the material's topics, which are the outline (ADR 0047).
  */
 function includeMemberTopics(topics: OutlineTopic[], request: OutlineRequest): OutlineTopic[] {
-  const wanted = request.subtopics.map((s) => s.trim()).filter(Boolean);
+  const wanted = memberTopics(request);
   const missing = wanted.filter((s) => !topics.some((topic) => mentions(topic, s)));
   const result = [...topics];
-  while (missing.length > 0 && result.length < request.topicCount)
+  while (missing.length > 0 && result.length < outlineSize(request))
     result.push(memberTopic(missing.shift()!, request.mainTopic));
+  if (request.material) return result;
   for (let i = result.length - 1; i >= 0 && missing.length > 0; i -= 1) {
     if (wanted.some((s) => mentions(result[i]!, s))) continue;
     result[i] = memberTopic(missing.shift()!, request.mainTopic);
