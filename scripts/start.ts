@@ -158,7 +158,7 @@ async function main() {
 
   const runs = { web: config.PROCESSES !== 'worker', worker: config.PROCESSES !== 'web' };
   if (!runs.web) {
-    // No web process here: nothing answers on PORT.
+    // No web process here: the worker answers /healthz on PORT itself (below).
   } else if (dev) {
     processes.keep('web', () => runEntry('', 'server/dev.ts', childEnv));
   } else {
@@ -179,7 +179,12 @@ async function main() {
   if (runs.worker)
     processes.keep('worker', () => runEntry('worker.js', 'jobs/worker.ts', childEnv));
   if (!runs.web) {
-    say(`CourseGen's worker is running, no web process (PROCESSES=worker; ${mode})`);
+    // Here the worker answers /healthz on PORT itself (ADR 0045): running once it does.
+    if (!(await waitForHealth(config.PORT, () => stopping))) return;
+    say(
+      `CourseGen's worker is running, no web process (PROCESSES=worker; ${mode}); ` +
+        `its health on port ${config.PORT}, /healthz`,
+    );
     return;
   }
   const only = runs.worker ? '' : ', no worker (PROCESSES=web)';
