@@ -7,6 +7,7 @@ import { freePort, isRoot } from '../../scripts/lib/system';
 import {
   composeServices,
   IMAGE_USER,
+  imageAppFolder,
   imageCommand,
   imageEnvironment,
   runHealthCheck,
@@ -43,7 +44,10 @@ const nodeServices = Object.entries(services).filter(
   ([, service]) => service.image === 'coursegen',
 );
 
-/** What this test does with each key a node's service may have. */
+/**
+ * The keys of a node's service this test knows. `restart` and `depends_on` ask nothing of it
+ * (each node starts once, PostgreSQL and Redis already up); the others are carried over below.
+ */
 const SERVICE_KEYS = new Set([
   'image',
   'restart',
@@ -54,7 +58,7 @@ const SERVICE_KEYS = new Set([
   'healthcheck',
 ]);
 
-/** Where each service the nodes reach by name stands in this test. */
+/** The file's PostgreSQL here: a test database of the nodes' own. */
 let database: TestDatabase;
 const prefix = `coursegen-compose-${randomBytes(4).toString('hex')}`;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-compose-'));
@@ -167,9 +171,11 @@ beforeAll(async () => {
       healthChecked: !healthcheck?.disable,
     });
   }
-  // Compose starts them together (once PostgreSQL and Redis are healthy).
+  // Compose starts them together (once PostgreSQL and Redis are healthy), in /app.
+  const app = isRoot() ? imageAppFolder(scratch) : process.cwd();
   for (const node of nodes)
     node.process = spawnLogged(process.execPath, args, {
+      cwd: app,
       env: onlyEnv(node.environment),
       ...(isRoot() ? { uid: IMAGE_USER.uid, gid: IMAGE_USER.gid } : {}),
     });

@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { parse } from 'yaml';
 import { onlyEnv } from './processes';
 
@@ -126,4 +127,33 @@ export function runHealthCheck(
     });
     check.once('exit', (code) => resolve(code === 0));
   });
+}
+
+/**
+ * The folder a node runs in as its container runs in /app, read by the image's user: this
+ * project when that user can read it, else hard links (made in `under`) to what the Dockerfile's
+ * runtime stage copies into /app, since a clone under a folder only root may enter (/root) is
+ * not readable by uid 1000, which /app always is.
+ */
+export function imageAppFolder(under: string): string {
+  const readable = spawnSync(
+    process.execPath,
+    ['-e', `require('fs').accessSync(${JSON.stringify(path.resolve('build/bin/start.js'))}, 4)`],
+    { uid: IMAGE_USER.uid, gid: IMAGE_USER.gid, stdio: 'ignore' },
+  );
+  if (readable.status === 0) return process.cwd();
+  const app = path.join(under, 'app');
+  const copies = runtimeInstructions().filter((line) => line.startsWith('COPY '));
+  for (const line of copies) {
+    const [, source, target] = /^COPY (?:--from=\S+ )?(\S+) (\S+)$/.exec(line)!;
+    const from = source!.replace(/^\/app\//, '');
+    const to = path.join(app, target!.endsWith('/') ? path.basename(from) : target!);
+    fs.mkdirSync(path.dirname(to), { recursive: true, mode: 0o755 });
+    const linked = spawnSync('cp', ['-al', from, to], { encoding: 'utf8' });
+    if (linked.status !== 0)
+      throw new Error(
+        `uid ${IMAGE_USER.uid} cannot read this project, nor link it: ${linked.stderr}`,
+      );
+  }
+  return app;
 }
