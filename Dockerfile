@@ -1,5 +1,7 @@
 # One image: web server, worker and (unless REDIS_URL is given) a private Redis, all compiled
 # JavaScript run with plain node (ADR 0028, 0029).
+# Needs Docker Engine 25 or newer (HEALTHCHECK --start-interval, ADR 0045); Debian 12's docker.io
+# is 20.10: install Docker's own packages (README, "Docker").
 # Build:  docker build -t coursegen .
 # Run:    docker run -p 3000:3000 -v coursegen-data:/data coursegen
 # Also:   docker run --read-only --tmpfs /tmp -p 3000:3000 -v coursegen-data:/data coursegen
@@ -51,7 +53,9 @@ USER node
 ENV DATA_DIR=/data PORT=3000 REDIS_PRIVATE=true
 VOLUME ["/data"]
 EXPOSE 3000
-# Checked every second while starting, so Docker says healthy as soon as the app answers.
+# Checked every second while starting, so Docker says healthy as soon as the app answers, not
+# after the first 30 s interval (the flag is why Docker 25 is needed). /healthz on PORT is the
+# web server's, or on a worker-only node (PROCESSES=worker) the worker's own (ADR 0045).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --start-interval=1s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # The same start as `npm start`: migrate, seed, start Redis, run and keep web + worker running.

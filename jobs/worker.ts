@@ -9,6 +9,7 @@ import { closeAllQueues } from '~/queues/factory.server';
 import { closeRedis, workerRedis } from '~/utils/redis.server';
 import { registry } from './registry';
 import { handedBackOnStop } from './hand-back';
+import { serveWorkerHealth } from './health-server';
 import { startSweeper } from './sweeper';
 import { retryDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
 import { jobLockSettings, reportWorkerError } from '~/queues/worker-settings.server';
@@ -61,6 +62,10 @@ export async function startWorkers() {
     pid: process.pid,
     niceness: os.getPriority(),
   });
+  const health =
+    env().PROCESSES === 'worker'
+      ? serveWorkerHealth(env().PORT, () => workers.every((worker) => worker.isRunning()))
+      : undefined;
 
   let stopping: Promise<void> | undefined;
   /**
@@ -73,6 +78,7 @@ export async function startWorkers() {
     stopping ??= (async () => {
       const { SHUTDOWN_TIMEOUT_MS } = env();
       log.info('worker.stopping', { pid: process.pid });
+      health?.close();
       await sweeper.stop();
       const closing = Promise.all(workers.map((worker) => worker.close()));
       const handBack = setTimeout(

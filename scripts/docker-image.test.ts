@@ -75,6 +75,24 @@ describe('the Docker image', () => {
     expect(runtimeStage).toMatch(/HEALTHCHECK [^\n]*--start-interval=1s/);
   });
 
+  it('names the Docker Engine its health check needs (25, for --start-interval) wherever one builds or runs it', () => {
+    const docker = fs
+      .readFileSync('README.md', 'utf8')
+      .split(/^## Docker$/m)[1]!
+      .split(/^## /m)[0]!;
+    const compose = fs.readFileSync('docker-compose.several-nodes.yml', 'utf8');
+    const places: Record<string, string> = {
+      Dockerfile: dockerfile,
+      'README.md, Docker': docker,
+      'docker-compose.several-nodes.yml': compose,
+    };
+    for (const [name, text] of Object.entries(places))
+      expect(text.replace(/\n#?\s*/g, ' '), name).toMatch(/Docker Engine 25 or newer/);
+    // What `docker compose` needs, where Debian's own docker.io has none.
+    expect(docker).toMatch(/docker-compose-plugin/);
+    expect(compose).toMatch(/docker-compose-plugin/);
+  });
+
   it('builds from no dependencies, data, secrets, logs or caches', () => {
     for (const pattern of [
       '**/node_modules',

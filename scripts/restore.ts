@@ -7,9 +7,9 @@ import pg from 'pg';
 import { databaseFile } from '../db/connection';
 import * as postgresSchema from '../db/schema.pg';
 import { env } from '~/utils/env.server';
+import { describeHolder, lockDataDir } from './lib/data-dir-lock';
 import { processesHolding } from './lib/open-files';
 import { dumpPostgres, PostgresToolError, runPostgresTool } from './lib/postgres-tools';
-import { runningPid } from './lib/pid-file';
 
 /**
  * `npm run restore FILE`: puts a backup in place of the database, with the app stopped. The
@@ -55,12 +55,15 @@ async function restore(source: string | undefined) {
   const backupFile = path.resolve(source);
   const { DATA_DIR, DATABASE_URL } = env();
   if (DATABASE_URL) return restorePostgres(backupFile, DATABASE_URL, DATA_DIR);
-  const pid = runningPid(DATA_DIR);
-  if (pid) fail(`CourseGen is running on ${DATA_DIR} (pid ${pid}). Stop it, then restore.`);
+  // Held until the restore exits: a start meanwhile is refused, as a restore under a start is.
+  const taken = lockDataDir(DATA_DIR);
+  if ('heldBy' in taken)
+    fail(
+      `CourseGen is running on ${DATA_DIR}${describeHolder(taken.heldBy)}. Stop it, then restore.`,
+    );
   checkBackup(backupFile);
 
   const live = databaseFile(DATA_DIR);
-  fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o700 });
   const holders = processesHolding([live, `${live}-wal`, `${live}-shm`]);
   if (holders.length > 0)
     fail(
@@ -79,6 +82,7 @@ async function restore(source: string | undefined) {
   for (const suffix of ['-wal', '-shm']) fs.rmSync(live + suffix, { force: true });
   fs.copyFileSync(backupFile, live);
   fs.chmodSync(live, 0o600);
+  taken.lock.release();
   console.log(`[coursegen] restored ${backupFile} into ${live}. Start the app with npm start.`);
 }
 

@@ -8,7 +8,7 @@ import { describeDatabase } from '~/utils/database-selection.server';
 import { EnvError, parseEnv, type Env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { checkRedis, locateRedis, redisComesUp } from './lib/redis';
-import { removePidFile, runningPid, writePidFile } from './lib/pid-file';
+import { describeHolder, lockDataDir, type DataDirLock } from './lib/data-dir-lock';
 
 /**
  * `npm start` (compiled: `node build/bin/start.js`, the Docker image's command) and `npm run dev`
@@ -71,9 +71,21 @@ async function main() {
       `Warning: APP_URL is not set, so links in emails (password resets, receipts) point at ` +
         `${config.APP_URL}. Set APP_URL to the address members open (e.g. https://courses.example.com).`,
     );
-  const running = runningPid(config.DATA_DIR);
-  if (running)
-    fail(`CourseGen is already running on ${config.DATA_DIR} (pid ${running}). Stop it first.`);
+  // The data folder is locked while this start keeps data in it (ADR 0045): the SQLite
+  // database from now on, a private Redis once one is needed. With PostgreSQL and an outside
+  // Redis (several nodes) the node keeps nothing there, so it takes no lock and needs no folder.
+  let lock: DataDirLock | undefined;
+  const lockDataFolder = () => {
+    if (lock) return;
+    const taken = lockDataDir(config.DATA_DIR);
+    if ('heldBy' in taken)
+      fail(
+        `CourseGen is already running on ${config.DATA_DIR}${describeHolder(taken.heldBy)}. ` +
+          'Stop it first.',
+      );
+    lock = taken.lock;
+  };
+  if (!config.DATABASE_URL) lockDataFolder();
 
   // Web processes show the restart counts on /healthz: each gets them when it starts to serve
   // and after every restart.
@@ -93,7 +105,7 @@ async function main() {
     if (reason) console.error(`[coursegen] stopping: ${reason}`);
     preparing?.kill('SIGTERM');
     await processes.stop(config.SHUTDOWN_TIMEOUT_MS + 1_000, REDIS_STOP_MS);
-    removePidFile(config.DATA_DIR);
+    lock?.release();
     process.exit(code);
   }
   // From here on a signal stops whatever has started. `on`, not `once`: the same signal may
@@ -128,6 +140,7 @@ async function main() {
     redis = found;
   }
   if (redis.startPrivate) {
+    lockDataFolder();
     processes.keep('redis', redis.startPrivate, { giveUpAfter: REDIS_GIVE_UP_AFTER, last: true });
     if (!(await redisComesUp(redis.url)))
       return stop(1, `redis-server did not start at ${redis.url}`);
@@ -141,12 +154,11 @@ async function main() {
         'appendonly yes (and set it in redis.conf).',
     );
   if (stopping) return;
-  writePidFile(config.DATA_DIR);
   const childEnv = { ...process.env, REDIS_URL: redis.url };
 
   const runs = { web: config.PROCESSES !== 'worker', worker: config.PROCESSES !== 'web' };
   if (!runs.web) {
-    // No web process here: nothing answers on PORT.
+    // No web process here: the worker answers /healthz on PORT itself (below).
   } else if (dev) {
     processes.keep('web', () => runEntry('', 'server/dev.ts', childEnv));
   } else {
@@ -167,7 +179,12 @@ async function main() {
   if (runs.worker)
     processes.keep('worker', () => runEntry('worker.js', 'jobs/worker.ts', childEnv));
   if (!runs.web) {
-    say(`CourseGen's worker is running, no web process (PROCESSES=worker; ${mode})`);
+    // Here the worker answers /healthz on PORT itself (ADR 0045): running once it does.
+    if (!(await waitForHealth(config.PORT, () => stopping))) return;
+    say(
+      `CourseGen's worker is running, no web process (PROCESSES=worker; ${mode}); ` +
+        `its health on port ${config.PORT}, /healthz`,
+    );
     return;
   }
   const only = runs.worker ? '' : ', no worker (PROCESSES=web)';

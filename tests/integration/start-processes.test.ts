@@ -81,7 +81,10 @@ describe('a node running only part of CourseGen (PROCESSES)', () => {
     );
     expect(node.output()).toMatch(/Database: SQLite file .*coursegen\.sqlite/);
     expect(children(node.child.pid!)).toEqual(['worker.js']);
-    await expect(fetch(`http://127.0.0.1:${node.port}/healthz`)).rejects.toThrow();
+    // No web server: the worker answers its own health on PORT (ADR 0045), and nothing else.
+    const health = await fetch(`http://127.0.0.1:${node.port}/healthz`);
+    expect(await health.json()).toMatchObject({ status: 'ok', worker: 'ok', database: 'ok' });
+    expect((await fetch(`http://127.0.0.1:${node.port}/`)).status).toBe(404);
     await node.stop();
     expect(node.child.exitCode).toBe(0);
   });

@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import path from 'node:path';
 
 /** The processes of a process group (what a signal to the group reaches). */
 export function groupMembers(pgid: number): number[] {
@@ -34,4 +35,58 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+export interface LoggedProcess {
+  child: ChildProcess;
+  /** stdout and stderr so far, interleaved as they came. */
+  output: () => string;
+  /** Resolves once the output holds `text`; throws with the output if the process ends first. */
+  waitFor: (text: string | RegExp, timeoutMs?: number) => Promise<void>;
+  /** Signals the process (its whole group when started `detached`) and waits for its exit. */
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** A process whose output the test reads: a start, as a person or a container runs it. */
+export function spawnLogged(command: string, args: string[], options: SpawnOptions): LoggedProcess {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return {
+    child,
+    output: () => log,
+    exited,
+    async waitFor(text, timeoutMs = 120_000) {
+      const found = () => (typeof text === 'string' ? log.includes(text) : text.test(log));
+      const deadline = Date.now() + timeoutMs;
+      while (!found()) {
+        if (!running())
+          throw new Error(`${command} ended (${child.exitCode}) before ${text}:\n${log}`);
+        if (Date.now() > deadline) throw new Error(`No ${text} within ${timeoutMs} ms:\n${log}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async stop(signal = 'SIGTERM') {
+      if (!running()) return;
+      if (options.detached) process.kill(-child.pid!, signal);
+      else child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/**
+ * An environment of only these variables and a PATH with node: what a container, or a person's
+ * fresh shell, gives a process. Nothing of the test's own environment (its DATABASE_URL,
+ * REDIS_URL, an API key) comes along.
+ */
+export function onlyEnv(values: Record<string, string>): NodeJS.ProcessEnv {
+  const PATH = [path.dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
+  return { PATH, ...values } as unknown as NodeJS.ProcessEnv;
 }

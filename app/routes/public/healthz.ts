@@ -1,17 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { pingDatabase } from '~/utils/database.server';
-import { log } from '~/utils/logger.server';
-import { producerRedis, waitForRedis } from '~/utils/redis.server';
-
-async function check(name: string, probe: () => Promise<unknown> | unknown) {
-  try {
-    await probe();
-    return 'ok' as const;
-  } catch (error) {
-    log.warn('healthz.failed', { check: name, error });
-    return 'down' as const;
-  }
-}
+import { dependencyHealth } from '~/utils/health.server';
 
 /**
  * Liveness and readiness in one: the database answers a query and Redis answers PING. Also what
@@ -19,13 +7,7 @@ async function check(name: string, probe: () => Promise<unknown> | unknown) {
  * and this process's write turns (`writes`, ADR 0026).
  */
 export async function loader({ context }: LoaderFunctionArgs) {
-  const [database, redis] = await Promise.all([
-    check('database', pingDatabase),
-    check('redis', async () => {
-      await waitForRedis(2000);
-      return producerRedis().ping();
-    }),
-  ]);
+  const { database, redis } = await dependencyHealth();
   const ok = database === 'ok' && redis === 'ok';
   return Response.json(
     // `pid` names the web process that answered: there is one per core (ADR 0016).
