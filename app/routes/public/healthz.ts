@@ -1,7 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { pingDatabase } from '~/utils/database.server';
+import { checkDatabaseHealth } from '~/utils/database.server';
 import { log } from '~/utils/logger.server';
 import { producerRedis, waitForRedis } from '~/utils/redis.server';
+
+/** How long each check may take: /healthz answers within it, whatever the database is doing. */
+const CHECK_TIMEOUT_MS = 2_000;
 
 async function check(name: string, probe: () => Promise<unknown> | unknown) {
   try {
@@ -14,15 +17,17 @@ async function check(name: string, probe: () => Promise<unknown> | unknown) {
 }
 
 /**
- * Liveness and readiness in one: the database answers a query and Redis answers PING. Also what
+ * Liveness and readiness in one: the database answers a query and Redis answers PING, each
+ * within CHECK_TIMEOUT_MS. On PostgreSQL the query has a connection of its own, so it does not
+ * wait behind pages whose queries wait on a lock (they answer 503 themselves, ADR 0046). Also what
  * the web server reports: how often the start had to bring a process back (`restarts`, ADR 0029)
  * and this process's write turns (`writes`, ADR 0026).
  */
 export async function loader({ context }: LoaderFunctionArgs) {
   const [database, redis] = await Promise.all([
-    check('database', pingDatabase),
+    check('database', () => checkDatabaseHealth(CHECK_TIMEOUT_MS)),
     check('redis', async () => {
-      await waitForRedis(2000);
+      await waitForRedis(CHECK_TIMEOUT_MS);
       return producerRedis().ping();
     }),
   ]);
