@@ -94,8 +94,8 @@ export function openHealthProbe(url: string) {
       if (client === connected) client = undefined;
     });
     const connected = opening.connect().then(() => opening);
-    // Closed by `drop` or `close` even when it fails: a half-open socket would hold the process.
-    connected.catch(() => opening.end().catch(() => undefined));
+    // One that fails to open is ended too: its socket would keep the process alive.
+    void connected.catch(() => opening.end().catch(() => undefined));
     return connected;
   }
 
