@@ -49,7 +49,8 @@ export function ensureBuild(log = (line) => console.error(line)) {
     return;
   log('[coursegen] Building the app (npm run build)...');
   // Its output goes to stderr: a script's own output (a backup's path) stays alone on stdout.
-  const result = spawnSync('npm', ['run', 'build', '--silent'], {
+  // Warnings and errors only: the list of every file built says nothing to someone starting it.
+  const result = spawnSync('npm', ['run', 'build', '--silent', '--', '--quiet'], {
     cwd: root,
     stdio: ['ignore', process.stderr, 'inherit'],
   });

@@ -188,7 +188,14 @@ async function main() {
     return;
   }
   const only = runs.worker ? '' : ', no worker (PROCESSES=web)';
-  say(`CourseGen is running at ${config.APP_URL} (${mode}${only})`);
+  // Only APP_URL names the address members open: behind a container's port mapping or a proxy,
+  // localhost and PORT are not it.
+  if (config.appUrlConfigured) say(`CourseGen is running at ${config.APP_URL} (${mode}${only})`);
+  else
+    say(
+      `CourseGen is running, listening on port ${config.PORT} (${mode}${only}); ` +
+        'set APP_URL to the address members open',
+    );
 }
 
 async function waitForHealth(port: number, stopped: () => boolean): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import cluster from 'node:cluster';
-import os from 'node:os';
+import { availableCores } from './cpu-limit';
 
 /**
  * The web tier on every core (ADR 0016): the process that calls this becomes the cluster's
@@ -9,7 +9,8 @@ import os from 'node:os';
  * or `npm run start:web`) keeps them running with `supervisor` (server/supervise.ts).
  */
 export function webProcessCount(configured: number | undefined): number {
-  return Math.max(1, configured ?? os.availableParallelism());
+  // A web process per core this process may use: a container's CPU quota counts (cpu-limit.ts).
+  return Math.max(1, configured ?? availableCores());
 }
 
 let execSet = false;

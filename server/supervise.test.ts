@@ -1,11 +1,11 @@
-import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { webProcessCount } from './cluster';
+import { availableCores } from './cpu-limit';
 import { restartDelayMs } from './supervise';
 
 describe('web processes', () => {
-  it('are one per core unless WEB_CONCURRENCY says otherwise', () => {
-    expect(webProcessCount(undefined)).toBe(os.availableParallelism());
+  it('are one per core this process may use unless WEB_CONCURRENCY says otherwise', () => {
+    expect(webProcessCount(undefined)).toBe(availableCores());
     expect(webProcessCount(3)).toBe(3);
   });
 

@@ -8,6 +8,7 @@ import {
   recordDemoWebhookFailed,
   type DemoWebhookDelivery,
 } from '~/models/demo-webhook-deliveries.server';
+import { withTimeout } from '~/utils/concurrency';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { receivePayPalWebhook, receiveRazorpayWebhook } from './billing-webhooks.server';
@@ -124,13 +125,4 @@ async function deliverToApp(delivery: DemoWebhookDelivery): Promise<string | nul
       ? await receivePayPalWebhook(delivery.body, headers)
       : await receiveRazorpayWebhook(delivery.body, headers);
   return result.ok ? null : `${result.status} ${result.message}`;
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`No answer within ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

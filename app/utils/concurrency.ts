@@ -15,3 +15,20 @@ export function concurrencyLimit(limit: number) {
     }
   };
 }
+
+/**
+ * `work`'s outcome, or a rejection with `message` once `ms` have passed without one (`work` goes
+ * on: stopping it is the caller's business).
+ */
+export function withTimeout<T>(
+  work: Promise<T>,
+  ms: number,
+  message = `No answer within ${ms} ms`,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -11,9 +11,10 @@ import {
 import { drizzle as drizzleProxy, type SqliteRemoteResult } from 'drizzle-orm/sqlite-proxy';
 import type pg from 'pg';
 import { databaseFile, openDatabase } from '../../db/connection';
-import { openPostgresPool } from '../../db/postgres';
+import { isPoolWaitTimeout, openHealthProbe, openPostgresPool } from '../../db/postgres';
 import * as sqliteSchema from '../../db/schema';
 import * as postgresSchema from '../../db/schema.pg';
+import { withTimeout } from './concurrency';
 import { env } from './env.server';
 import { forgetSingleton, singleton } from './singleton.server';
 
@@ -60,6 +61,11 @@ export interface DataLayer {
   /** The transaction under way in this async context, else the database itself. */
   database(): Database;
   transaction<T>(body: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Resolves once the database answered a query, rejects when it failed or took `timeoutMs`:
+   * for health checks, which must not wait on the queries of the process (ADR 0046).
+   */
+  checkHealth(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -218,6 +224,14 @@ export function sqliteDataLayer(
         release();
       }
     },
+    // One connection, whose statements never wait on a lock (WAL readers do not): only a
+    // transaction of the process under way may delay it.
+    checkHealth: (timeoutMs) =>
+      withTimeout(
+        root.select({ key: sqliteTables.settings.key }).from(sqliteTables.settings).limit(1),
+        timeoutMs,
+        `SQLite did not answer within ${timeoutMs} ms`,
+      ).then(() => undefined),
     async close() {
       options.onClose?.();
     },
@@ -245,6 +259,7 @@ export function postgresDataLayer(config: { url: string; poolSize: number }): Da
   readonly pool: pg.Pool;
 } {
   const pool = openPostgresPool(config.url, config.poolSize);
+  const healthProbe = openHealthProbe(config.url);
   const postgres = drizzlePostgres({ client: pool, schema: postgresTables as never });
   const root = postgres as unknown as Database;
 
@@ -277,8 +292,9 @@ export function postgresDataLayer(config: { url: string; poolSize: number }): Da
         }
       }
     },
+    checkHealth: (timeoutMs: number) => healthProbe.check(timeoutMs),
     async close() {
-      await pool.end();
+      await Promise.all([pool.end(), healthProbe.close()]);
     },
   };
   return layer;
@@ -392,10 +408,18 @@ export function preparedQuery<T>(build: (database: Database, tables: Tables) => 
   };
 }
 
-/** One cheap query: the database is reachable and answers (health checks, a start's probe). */
+/** One cheap query through the process's database: it is reachable and answers (a start's probe). */
 export async function pingDatabase(): Promise<void> {
   const { settings } = tables;
   await database().select({ key: settings.key }).from(settings).limit(1);
+}
+
+/**
+ * Whether the database answers within `timeoutMs`, on PostgreSQL over a connection of its own
+ * (ADR 0046): /healthz answers in bounded time even while every pool connection waits on a lock.
+ */
+export function checkDatabaseHealth(timeoutMs: number): Promise<void> {
+  return processLayer().checkHealth(timeoutMs);
 }
 
 /** The first row of a query's result (add `.limit(1)` to a select that may match many). */
@@ -418,10 +442,11 @@ export async function closeDatabase() {
 
 /**
  * The database could not take the work now: SQLite stayed locked longer than busy_timeout, or
- * PostgreSQL has no connection free or a lock wait timed out. A moment's overload (503 and
- * Retry-After), not a server fault.
+ * PostgreSQL has no connection free (the server's or the pool's) or a lock wait or statement
+ * timed out (ADR 0046). A moment's overload (503 and Retry-After), not a server fault.
  */
 export function isDatabaseBusy(error: unknown): boolean {
+  if (isPoolWaitTimeout(error)) return true;
   const code = databaseErrorCode(error);
   if (code === undefined) return false;
   return (

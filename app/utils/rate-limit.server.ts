@@ -5,7 +5,7 @@ import { failureJson } from './responses.server';
 import type { AppLoadContext } from '@remix-run/node';
 import { env } from './env.server';
 import { log } from './logger.server';
-import { producerRedis } from './redis.server';
+import { producerRedis, waitForRedis } from './redis.server';
 
 export interface RateLimit {
   /** Names the counter, e.g. "signin:ip". */
@@ -55,6 +55,21 @@ function limiterFor(limit: RateLimit): RateLimiterRedis {
   return limiter;
 }
 
+/**
+ * How long a request waits for a Redis connection that is still opening (a process's first
+ * requests), rather than count in memory what Redis would not see.
+ */
+const OPENING_WAIT_MS = 1_000;
+
+/**
+ * Resolves once the connection is ready, or at once when this process knows Redis is away (or
+ * the opening fails, or takes OPENING_WAIT_MS): the limits are counted in memory then.
+ */
+async function redisUnlessAway(): Promise<void> {
+  if (producerRedis().status === 'ready') return;
+  await waitForRedis(OPENING_WAIT_MS).catch(() => undefined);
+}
+
 let countingInMemory = false;
 
 /** One log line when the limits move to memory and one when they are back in Redis. */
@@ -79,6 +94,7 @@ function resultOf(res: RateLimiterRes, allowed: boolean): RateLimitResult {
  * while the window's count stays within `max`.
  */
 export async function hit(limit: RateLimit, key: string, cost = 1): Promise<RateLimitResult> {
+  await redisUnlessAway();
   noteWhereCounted(limit);
   const limiter = limiterFor(limit);
   try {
@@ -94,6 +110,7 @@ export async function hit(limit: RateLimit, key: string, cost = 1): Promise<Rate
 
 /** Forgets a key's count, e.g. the failed sign-ins of an account after a good one. */
 export async function clear(limit: RateLimit, key: string) {
+  await redisUnlessAway();
   try {
     await limiterFor(limit).delete(key);
   } catch (error) {

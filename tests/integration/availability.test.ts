@@ -127,9 +127,8 @@ describe.runIf(databaseDialect() === 'sqlite')('a database locked past its busy 
   }, 60_000);
 });
 
-// PostgreSQL has no busy timeout: a query waits for a lock as long as it is held, unless the
-// operator set a lock_timeout (DATABASE_URL's options). An app of its own, with one, while
-// another connection holds the lessons table.
+// A lock_timeout the operator set in DATABASE_URL's options (the app keeps it rather than its
+// own, ADR 0046). An app of its own, with one, while another connection holds the lessons table.
 describe.runIf(databaseDialect() === 'postgres')(
   'a PostgreSQL table locked past the lock timeout',
   () => {
@@ -150,6 +149,126 @@ describe.runIf(databaseDialect() === 'postgres')(
       } finally {
         await closeAppDatabases();
         await locked?.stop();
+        await database.drop();
+      }
+    }, 120_000);
+  },
+);
+
+/**
+ * Issue 35, item 12: with DATABASE_URL as the README shows it (no lock_timeout), a lock held on
+ * the lessons table used to hang every page that waited for it, and /healthz with them once the
+ * pool was taken. The app's own lock and statement timeouts (ADR 0046) answer those pages 503
+ * with Retry-After while the lock is still held, and /healthz asks the database on a connection
+ * of its own. A small pool (2) is taken at once by the pages below.
+ */
+describe.runIf(databaseDialect() === 'postgres')(
+  'a PostgreSQL table locked with the default settings',
+  () => {
+    it('answers pages 503 with Retry-After while the lock is held, /healthz 200, and all works after', async () => {
+      const database = await createTestDatabase('held');
+      let held: RunningApp | undefined;
+      try {
+        held = await startApp({
+          DATABASE_URL: database.url,
+          SESSION_SECRET: randomBytes(32).toString('hex'),
+          DATABASE_POOL_SIZE: '2',
+        });
+        const target = held;
+        const member = await createMember(target, { plan: 'monthly' });
+        const cookie = `__session=${await sessionCookieValue(target, member)}`;
+        const courseId = await insertCourse(target, member.id, {
+          mainTopic: 'Locked',
+          lessons: 2,
+          allDone: false,
+        });
+        const headers = { Cookie: cookie, Origin: target.baseURL };
+        const created = await fetch(`${target.baseURL}/create`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            topic: 'Sailing',
+            subtopic: 'Knots',
+            topicCount: '5',
+            type: 'text',
+          }),
+        });
+        const outlineId = created.headers.get('location')!.split('/topics/')[1]!;
+        const { outlines } = tables;
+        const outlineState = async () =>
+          (
+            await first(
+              appDatabase(target)
+                .select({ state: outlines.state })
+                .from(outlines)
+                .where(eq(outlines.id, outlineId))
+                .limit(1),
+            )
+          )?.state;
+        while ((await outlineState()) !== 'done')
+          await new Promise((resolve) => setTimeout(resolve, 100));
+
+        const pages = {
+          'the course page': () => fetch(`${target.baseURL}/course/${courseId}`, { headers }),
+          '/home': () => fetch(`${target.baseURL}/home`, { headers }),
+          '/api/courses': () => fetch(`${target.baseURL}/api/courses`, { headers }),
+          Generate: () =>
+            fetch(`${target.baseURL}/topics/${outlineId}`, {
+              method: 'POST',
+              redirect: 'manual',
+              headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+              body: new URLSearchParams({ intent: 'generate' }),
+            }),
+        };
+        const answer = async (request: () => Promise<Response>) => {
+          const response = await request();
+          await response.arrayBuffer();
+          return {
+            status: response.status,
+            retryAfter: response.headers.get('retry-after'),
+            whileHeld: !released,
+          };
+        };
+
+        // Well past the lock timeout; every answer below must come before it ends.
+        const holder = postgresOtherWriter(database.url, 'hold', 12_000, 'lessons');
+        let released = false;
+        void holder.done.then(() => (released = true));
+        await holder.ready;
+        const answers = Promise.all(
+          Object.entries(pages).map(async ([name, request]) => [name, await answer(request)]),
+        );
+        // Asked while those pages hold or wait for every pool connection.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const health = await fetch(`${target.baseURL}/healthz`);
+        const healthBody = (await health.json()) as { database: string };
+        const healthWhileHeld = !released;
+        const busy = { status: 503, retryAfter: '1', whileHeld: true };
+        expect({
+          pages: Object.fromEntries(await answers),
+          health: { status: health.status, database: healthBody.database, healthWhileHeld },
+        }).toEqual({
+          pages: Object.fromEntries(Object.keys(pages).map((name) => [name, busy])),
+          health: { status: 200, database: 'ok', healthWhileHeld: true },
+        });
+
+        await holder.done;
+        const after = Object.fromEntries(
+          await Promise.all(
+            Object.entries(pages).map(async ([name, request]) => [name, (await request()).status]),
+          ),
+        );
+        expect(after).toEqual({
+          'the course page': 200,
+          '/home': 200,
+          '/api/courses': 200,
+          Generate: 302,
+        });
+        expect(target.output()).not.toMatch(/request\.error/);
+      } finally {
+        await closeAppDatabases();
+        await held?.stop();
         await database.drop();
       }
     }, 120_000);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { and, asc, count, desc, eq, is, lt, or, sql } from 'drizzle-orm';
@@ -12,6 +13,7 @@ import {
   database,
   databaseDialect,
   first,
+  isDatabaseBusy,
   isUniqueViolation,
   postgresDataLayer,
   sqliteDataLayer,
@@ -21,6 +23,7 @@ import {
 import { describeDatabase } from '~/utils/database-selection.server';
 import { env, resetEnvForTests } from '~/utils/env.server';
 import { readOrCreateInstallId } from '~/utils/install-id.server';
+import { postgresOtherWriter } from '../support/other-writer';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
 
 /**
@@ -508,6 +511,130 @@ describe('PostgreSQL transactions in conflict', () => {
     );
     expect(row!.value).toBe('2');
     expect(bodies).toBeGreaterThanOrEqual(3);
+  });
+});
+
+/**
+ * PostgreSQL waits for a lock for ever unless told otherwise: the app's connections set a lock
+ * and a statement timeout where nobody else did, a query finding no pool connection free in
+ * time is busy too, and a health check never waits on the pool (ADR 0046).
+ */
+describe('PostgreSQL waits', () => {
+  let created: TestDatabase;
+  const layers: ReturnType<typeof postgresDataLayer>[] = [];
+  beforeAll(async () => {
+    created = await createTestDatabase('waits');
+    databases.push(created);
+    await migratePostgres(created.url);
+  });
+  afterAll(async () => {
+    for (const layer of layers) await layer.close();
+  });
+
+  function layerOn(url: string, poolSize = 2) {
+    const layer = postgresDataLayer({ url, poolSize });
+    layers.push(layer);
+    return layer;
+  }
+  const withOptions = (options: string) => {
+    const url = new URL(created.url);
+    url.searchParams.set('options', options);
+    return url.toString();
+  };
+  async function timeouts(layer: ReturnType<typeof postgresDataLayer>) {
+    const { rows } = await layer.pool.query<{ lock: string; statement: string }>(
+      "SELECT current_setting('lock_timeout') AS lock, " +
+        "current_setting('statement_timeout') AS statement",
+    );
+    return rows[0];
+  }
+
+  it('sets a lock and a statement timeout on its connections where nothing else sets one', async () => {
+    expect(await timeouts(layerOn(created.url))).toEqual({ lock: '2s', statement: '15s' });
+  });
+
+  it("keeps the operator's: in DATABASE_URL's options, PGOPTIONS, or the database's settings", async () => {
+    expect(await timeouts(layerOn(withOptions('-c lock_timeout=500')))).toEqual({
+      lock: '500ms',
+      statement: '15s',
+    });
+    // 0 is no limit, when the operator says so.
+    expect(await timeouts(layerOn(withOptions('-c statement_timeout=0')))).toEqual({
+      lock: '2s',
+      statement: '0',
+    });
+    const saved = process.env.PGOPTIONS;
+    process.env.PGOPTIONS = '-c lock_timeout=3s';
+    try {
+      expect(await timeouts(layerOn(created.url))).toEqual({ lock: '3s', statement: '15s' });
+    } finally {
+      if (saved === undefined) delete process.env.PGOPTIONS;
+      else process.env.PGOPTIONS = saved;
+    }
+    const admin = layerOn(created.url, 1);
+    await admin.pool.query(`ALTER DATABASE "${created.name}" SET statement_timeout = '7s'`);
+    try {
+      expect(await timeouts(layerOn(created.url))).toEqual({ lock: '2s', statement: '7s' });
+    } finally {
+      await admin.pool.query(`ALTER DATABASE "${created.name}" RESET statement_timeout`);
+    }
+  });
+
+  it('answers busy past the lock timeout, while the lock is still held', async () => {
+    const layer = layerOn(created.url);
+    const { users } = layer.tables;
+    const holder = postgresOtherWriter(created.url, 'hold', 8_000, 'users');
+    let released = false;
+    void holder.done.then(() => (released = true));
+    await holder.ready;
+    const failure = await layer
+      .database()
+      .select()
+      .from(users)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect({ busy: isDatabaseBusy(failure), whileHeld: !released }).toEqual({
+      busy: true,
+      whileHeld: true,
+    });
+    await holder.done;
+    expect(await layer.database().select().from(users)).toEqual(expect.any(Array));
+  });
+
+  it('answers busy when no pool connection comes free in time; a health check does not wait for one', async () => {
+    const layer = layerOn(created.url, 1);
+    let slept = false;
+    const sleeping = layer.pool.query('SELECT pg_sleep(6)').then(() => (slept = true));
+    await pause(200); // the pool's one connection is taken
+    const [queried, health] = await Promise.all([
+      layer
+        .database()
+        .select()
+        .from(layer.tables.settings)
+        .then(
+          () => ({ busy: false, whileTaken: !slept }),
+          (error: unknown) => ({ busy: isDatabaseBusy(error), whileTaken: !slept }),
+        ),
+      layer.checkHealth(2_000).then(() => ({ answered: true, whileTaken: !slept })),
+    ]);
+    expect({ queried, health }).toEqual({
+      queried: { busy: true, whileTaken: true },
+      health: { answered: true, whileTaken: true },
+    });
+    await sleeping;
+  });
+
+  it('says the database is down within the health check time when it does not answer', async () => {
+    // A port where nothing listens (bound, then closed).
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const nowhere = new URL(created.url);
+    nowhere.port = String(port);
+    await expect(layerOn(nowhere.toString()).checkHealth(2_000)).rejects.toThrow();
   });
 });
 

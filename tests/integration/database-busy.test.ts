@@ -95,9 +95,9 @@ describe.runIf(onSqlite)('a database another process is writing to', () => {
 
 /**
  * The same on PostgreSQL: another connection commits all the time, or holds a lock on the table
- * a finish reads. PostgreSQL has no busy timeout: a query waits for a lock as long as it is held,
- * unless the operator set a lock_timeout (DATABASE_URL's options), past which the wait fails
- * (lock_not_available) and the app answers as SQLite's busy timeout does.
+ * a finish reads. Past the lock_timeout (the app's 2 s, or the operator's in DATABASE_URL's
+ * options, ADR 0046) the wait fails (lock_not_available) and the app answers as SQLite's busy
+ * timeout does.
  */
 describe.runIf(!onSqlite)('a PostgreSQL database another connection is writing to', () => {
   function postgresWriter(mode: 'churn' | 'hold', ms: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { databaseFile, openDatabase } from '../../db/connection';
 import {
+  checkDatabaseHealth,
   database,
   databaseDialect,
   postgresDataLayer,
@@ -41,6 +42,7 @@ const processLayer: DataLayer = {
   },
   database,
   transaction,
+  checkHealth: checkDatabaseHealth,
   // The process's database is integration-setup's to close.
   close: async () => undefined,
 };

@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { dependencyHealth } from '~/utils/health.server';
 
 /**
- * Liveness and readiness in one: the database answers a query and Redis answers PING. Also what
+ * Liveness and readiness in one (`dependencyHealth`: the database and Redis, each answering within
+ * a bounded time, ADR 0046). Also what
  * the web server reports: how often the start had to bring a process back (`restarts`, ADR 0029)
  * and this process's write turns (`writes`, ADR 0026).
  */
