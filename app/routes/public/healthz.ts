@@ -3,9 +3,8 @@ import { dependencyHealth } from '~/utils/health.server';
 
 /**
  * Liveness and readiness in one (`dependencyHealth`: the database and Redis, each answering within
- * a bounded time, ADR 0046). Also what
- * the web server reports: how often the start had to bring a process back (`restarts`, ADR 0029)
- * and this process's write turns (`writes`, ADR 0026).
+ * a bounded time, ADR 0046). Also what the web server reports: how often the start had to bring a
+ * process back (`restarts`, ADR 0029) and this process's write turns (`writes`, ADR 0026).
  */
 export async function loader({ context }: LoaderFunctionArgs) {
   const { database, redis } = await dependencyHealth();
