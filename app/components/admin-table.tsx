@@ -1,5 +1,6 @@
 import { Form, Link, useLocation } from '@remix-run/react';
 import type { ReactNode } from 'react';
+import { TableScroll } from './table-scroll';
 
 export interface AdminColumn<T> {
   key: string;
@@ -56,39 +57,41 @@ export function AdminTable<T>({
           Nothing Found
         </p>
       ) : (
-        <table aria-label={label} data-testid="admin-table">
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column.key} scope="col">
-                  {column.sortable ? (
-                    <Link
-                      to={href({
-                        sort: column.key,
-                        dir: info.sort === column.key && info.dir === 'asc' ? 'desc' : 'asc',
-                        page: 1,
-                      })}
-                    >
-                      {column.label}
-                      {info.sort === column.key ? (info.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-                    </Link>
-                  ) : (
-                    column.label
-                  )}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={rowKey(row)}>
+        <TableScroll label={label}>
+          <table aria-label={label} data-testid="admin-table">
+            <thead>
+              <tr>
                 {columns.map((column) => (
-                  <td key={column.key}>{column.render(row)}</td>
+                  <th key={column.key} scope="col">
+                    {column.sortable ? (
+                      <Link
+                        to={href({
+                          sort: column.key,
+                          dir: info.sort === column.key && info.dir === 'asc' ? 'desc' : 'asc',
+                          page: 1,
+                        })}
+                      >
+                        {column.label}
+                        {info.sort === column.key ? (info.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                      </Link>
+                    ) : (
+                      column.label
+                    )}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={rowKey(row)}>
+                  {columns.map((column) => (
+                    <td key={column.key}>{column.render(row)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       <nav className="pager" aria-label="Pages">
         {info.page > 1 ? <Link to={href({ page: info.page - 1 })}>Previous</Link> : null}

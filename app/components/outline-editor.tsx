@@ -9,7 +9,9 @@ import {
 import { toast } from 'react-toastify';
 import {
   applyOutlineOp,
+  controlAfterOp,
   lessonField,
+  outlineControlId,
   outlineEditRefusal,
   parseOutlineOp,
   renameInOutline,
@@ -37,6 +39,7 @@ export function OutlineEditor({
   revision,
   locked,
   language,
+  refusal,
 }: {
   outlineId: string;
   plan: PlanId;
@@ -46,15 +49,19 @@ export function OutlineEditor({
   /** A rewrite is under way: nothing may change meanwhile. */
   locked: boolean;
   language: Record<string, string | undefined>;
+  /** Why the server refused the change this page answers (a button pressed without JavaScript). */
+  refusal?: string;
 }) {
   const [topics, setTopics] = useState(initial);
-  const [saveState, setSaveState] = useState<SaveState>({ kind: 'saved' });
+  const [saveState, setSaveState] = useState<SaveState>(
+    refusal ? { kind: 'failed', message: refusal } : { kind: 'saved' },
+  );
   const saved = useRef(initial);
   const inFlight = useRef(false);
   const queued = useRef<EditableOutline | null>(null);
   const typingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  /** Where focus goes once the change shows: the first of these that can take it. */
-  const focusAfter = useRef<string[]>([]);
+  /** The control that takes focus once the change shows (controlAfterOp). */
+  const focusAfter = useRef<string | null>(null);
   const knownRevision = useRef(revision);
 
   // An outline written again elsewhere (a rewrite) replaces this one, unless edits are unsaved.
@@ -67,15 +74,9 @@ export function OutlineEditor({
   }, [revision, initial]);
 
   useEffect(() => {
-    const targets = focusAfter.current;
-    focusAfter.current = [];
-    for (const selector of targets) {
-      const target = document.querySelector<HTMLElement>(selector);
-      if (target && !(target instanceof HTMLButtonElement && target.disabled)) {
-        target.focus();
-        return;
-      }
-    }
+    const control = focusAfter.current;
+    focusAfter.current = null;
+    if (control) document.getElementById(outlineControlId(control))?.focus();
   }, [topics]);
 
   // Titles typed in the moment before the page goes away are sent on their way out (keepalive),
@@ -164,23 +165,8 @@ export function OutlineEditor({
       toast.error(refusal);
       return;
     }
-    // Keyboard users stay on the item they moved (on its other arrow once it reaches an end).
-    const arrows = (item: string) =>
-      op.kind === 'move-topic' || op.kind === 'move-lesson'
-        ? [
-            `[data-focus="${item}-${op.by < 0 ? 'up' : 'down'}"]`,
-            `[data-focus="${item}-${op.by < 0 ? 'down' : 'up'}"]`,
-          ]
-        : [];
-    if (op.kind === 'move-topic') focusAfter.current = arrows(`topic-${op.topic + op.by}`);
-    if (op.kind === 'move-lesson')
-      focusAfter.current = arrows(`lesson-${op.topic}-${op.lesson + op.by}`);
-    if (op.kind === 'add-topic')
-      focusAfter.current = [`[data-focus="topic-${next.length - 1}-rename"]`];
-    if (op.kind === 'add-lesson')
-      focusAfter.current = [
-        `[data-focus="lesson-${op.topic}-${next[op.topic]!.subtopics.length - 1}-rename"]`,
-      ];
+    // Keyboard users stay on the item they moved, or go to the one they added.
+    focusAfter.current = controlAfterOp(next, op);
     setTopics(next);
     saveNow(next);
   }
@@ -208,7 +194,13 @@ export function OutlineEditor({
     else saveNow(topics);
   }
 
-  const button = (value: string, label: string, text: string, focus: string, disabled = false) => (
+  const button = (
+    value: string,
+    label: string,
+    text: string,
+    control: string,
+    disabled = false,
+  ) => (
     <button
       type="submit"
       name="op"
@@ -216,7 +208,7 @@ export function OutlineEditor({
       className="button small"
       aria-label={label}
       title={label}
-      data-focus={focus}
+      id={outlineControlId(control)}
       disabled={disabled || locked}
       onClick={onOp}
     >
@@ -234,7 +226,7 @@ export function OutlineEditor({
             <div className="outline-controls">
               <details className="rename">
                 <summary
-                  data-focus={`topic-${t}-rename`}
+                  id={outlineControlId(`topic-${t}-rename`)}
                   aria-label={`Rename topic “${topic.title}”`}
                 >
                   Rename
@@ -279,7 +271,7 @@ export function OutlineEditor({
                   <span className="outline-controls">
                     <details className="rename">
                       <summary
-                        data-focus={`lesson-${t}-${l}-rename`}
+                        id={outlineControlId(`lesson-${t}-${l}-rename`)}
                         aria-label={`Rename lesson “${lesson.title}”`}
                       >
                         Rename
@@ -322,7 +314,9 @@ export function OutlineEditor({
             </ul>
             {button(
               `add-lesson:${t}`,
-              `Add a lesson to “${topic.title}”`,
+              // The accessible name starts with the visible text, so "Add lesson" said aloud
+              // (voice control) finds it (WCAG 2.5.3).
+              `Add lesson to “${topic.title}”`,
               'Add lesson',
               `topic-${t}-add`,
             )}

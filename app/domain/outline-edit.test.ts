@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyOutlineOp,
+  controlAfterOp,
   outlineEditRefusal,
   outlineFromFields,
   parseOutlineOp,
@@ -30,6 +31,23 @@ describe('editing an outline', () => {
     expect(applyOutlineOp(outline, { kind: 'remove-topic', topic: 0 })).toEqual([outline[1]]);
     expect(renameInOutline(outline, 1, 0, 'see')[1]!.subtopics[0]!.title).toBe('see');
     expect(renameInOutline(outline, 0, undefined, 'Uno')[0]!.title).toBe('Uno');
+  });
+
+  it('keeps the focus on the item moved, on the other arrow once it reaches an end, and on a new item’s Rename', () => {
+    const after = (op: Parameters<typeof applyOutlineOp>[1]) =>
+      controlAfterOp(applyOutlineOp(outline, op), op);
+    const three = [...outline, { title: 'Three', subtopics: [{ title: 'd' }] }];
+    const moved = (op: Parameters<typeof applyOutlineOp>[1]) =>
+      controlAfterOp(applyOutlineOp(three, op), op);
+    expect(moved({ kind: 'move-topic', topic: 2, by: -1 })).toBe('topic-1-up');
+    expect(moved({ kind: 'move-topic', topic: 1, by: -1 })).toBe('topic-0-down');
+    expect(moved({ kind: 'move-topic', topic: 0, by: 1 })).toBe('topic-1-down');
+    expect(moved({ kind: 'move-topic', topic: 1, by: 1 })).toBe('topic-2-up');
+    expect(after({ kind: 'move-lesson', topic: 0, lesson: 1, by: -1 })).toBe('lesson-0-0-down');
+    expect(after({ kind: 'move-lesson', topic: 0, lesson: 0, by: 1 })).toBe('lesson-0-1-up');
+    expect(after({ kind: 'add-topic' })).toBe('topic-2-rename');
+    expect(after({ kind: 'add-lesson', topic: 1 })).toBe('lesson-1-1-rename');
+    expect(after({ kind: 'remove-topic', topic: 0 })).toBeNull();
   });
 
   it('holds every outline to the plan: a free member’s sixth topic is for paid members only', () => {

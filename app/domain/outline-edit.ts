@@ -182,6 +182,44 @@ export function parseOutlineOp(value: unknown): OutlineOp | 'save' | null {
   }
 }
 
+/**
+ * The id of one of the editor's controls: `outlineControlId('topic-2-up')` is topic 3's up arrow,
+ * `outlineControlId('lesson-0-1-rename')` the first topic's second lesson's Rename.
+ */
+export const outlineControlId = (control: string) => `outline-${control}`;
+
+/**
+ * The control that takes the member's focus once an edit shows (its key for outlineControlId),
+ * so a keyboard stays where it was working: on the item moved (its arrow in the same direction,
+ * or the other one once it reached an end and that arrow is disabled), on the Rename of the topic
+ * or lesson added. Null after a removal. With JavaScript the editor focuses it; without, the
+ * server's answer sends the browser to it (a fragment focuses the control it names).
+ */
+export function controlAfterOp(after: EditableOutline, op: OutlineOp): string | null {
+  const arrow = (item: string, index: number, count: number, by: -1 | 1) => {
+    const canGoOn = by < 0 ? index > 0 : index < count - 1;
+    const [same, other] = by < 0 ? ['up', 'down'] : ['down', 'up'];
+    return `${item}-${canGoOn ? same : other}`;
+  };
+  switch (op.kind) {
+    case 'move-topic': {
+      const index = op.topic + op.by;
+      return arrow(`topic-${index}`, index, after.length, op.by);
+    }
+    case 'move-lesson': {
+      const index = op.lesson + op.by;
+      const count = after[op.topic]?.subtopics.length ?? 0;
+      return arrow(`lesson-${op.topic}-${index}`, index, count, op.by);
+    }
+    case 'add-topic':
+      return `topic-${after.length - 1}-rename`;
+    case 'add-lesson':
+      return `lesson-${op.topic}-${(after[op.topic]?.subtopics.length ?? 1) - 1}-rename`;
+    default:
+      return null;
+  }
+}
+
 /** The form field of a topic's title and of a lesson's. */
 export const topicField = (topic: number) => `topic.${topic}`;
 export const lessonField = (topic: number, lesson: number) => `lesson.${topic}.${lesson}`;

@@ -76,7 +76,7 @@ describe('authoring in a browser', () => {
     // Remove the third topic's first lesson; add a lesson to the fourth and name it.
     await page.getByRole('button', { name: `Remove lesson “${before[2]!.lessons[0]}”` }).click();
     await saved(page);
-    await page.getByRole('button', { name: `Add a lesson to “${before[3]!.title}”` }).click();
+    await page.getByRole('button', { name: `Add lesson to “${before[3]!.title}”` }).click();
     await saved(page);
     const added = page.getByLabel('Topic 4, lesson 3 title');
     await page.getByLabel('Rename lesson “New lesson”').click();

@@ -12,6 +12,7 @@ import { simulateAt } from '~/services/demo-billing.server';
 import { requireAdmin } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
 import { parseWith, readBody } from '~/utils/validation.server';
+import { TableScroll } from '~/components/table-scroll';
 
 export const meta: MetaFunction = () => [{ title: 'Billing simulator | Admin Panel' }];
 
@@ -63,40 +64,42 @@ export default function BillingDemo() {
       <h1>Billing simulator</h1>
       <p className="lead">Demo mode: what a payment provider would do, with its signed webhook.</p>
       <FormFeedback result={result} />
-      <table data-testid="billing-demo">
-        <thead>
-          <tr>
-            <th scope="col">Member</th>
-            <th scope="col">Provider</th>
-            <th scope="col">Subscription</th>
-            <th scope="col">Plan</th>
-            <th scope="col">Status</th>
-            <th scope="col">Simulate</th>
-          </tr>
-        </thead>
-        <tbody>
-          {subscriptions.map((row) => (
-            <tr key={row.id}>
-              <td>{row.email}</td>
-              <td>{row.provider}</td>
-              <td>{row.providerSubscriptionId}</td>
-              <td>{row.plan}</td>
-              <td>{row.status}</td>
-              <td>
-                <Form method="post">
-                  <input type="hidden" name="provider" value={row.provider} />
-                  <input type="hidden" name="subscriptionId" value={row.providerSubscriptionId} />
-                  {ACTIONS.map(([what, label]) => (
-                    <button key={what} type="submit" name="what" value={what} className="button">
-                      {label}
-                    </button>
-                  ))}
-                </Form>
-              </td>
+      <TableScroll label="Subscriptions">
+        <table data-testid="billing-demo">
+          <thead>
+            <tr>
+              <th scope="col">Member</th>
+              <th scope="col">Provider</th>
+              <th scope="col">Subscription</th>
+              <th scope="col">Plan</th>
+              <th scope="col">Status</th>
+              <th scope="col">Simulate</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {subscriptions.map((row) => (
+              <tr key={row.id}>
+                <td>{row.email}</td>
+                <td>{row.provider}</td>
+                <td>{row.providerSubscriptionId}</td>
+                <td>{row.plan}</td>
+                <td>{row.status}</td>
+                <td>
+                  <Form method="post">
+                    <input type="hidden" name="provider" value={row.provider} />
+                    <input type="hidden" name="subscriptionId" value={row.providerSubscriptionId} />
+                    {ACTIONS.map(([what, label]) => (
+                      <button key={what} type="submit" name="what" value={what} className="button">
+                        {label}
+                      </button>
+                    ))}
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { listOutbox } from '~/models/outbox.server';
 import { requireAdmin } from '~/utils/auth.server';
 import { emailDelivery } from '~/services/vendors/mailer.server';
+import { TableScroll } from '~/components/table-scroll';
 
 export const meta: MetaFunction = () => [{ title: 'Outbox | CourseGen' }];
 
@@ -27,30 +28,32 @@ export default function Outbox() {
       {messages.length === 0 ? (
         <p>Nothing Found</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">To</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Sent</th>
-            </tr>
-          </thead>
-          <tbody>
-            {messages.map((message) => (
-              <tr key={message.id}>
-                <td>{message.to}</td>
-                <td>
-                  <Link to={`/admin/outbox/${message.id}`}>{message.subject}</Link>
-                </td>
-                <td>
-                  <time dateTime={message.createdAt}>
-                    {new Date(message.createdAt).toLocaleString('en-GB', { timeZone: 'UTC' })}
-                  </time>
-                </td>
+        <TableScroll label="Outbox">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">To</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Sent</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {messages.map((message) => (
+                <tr key={message.id}>
+                  <td>{message.to}</td>
+                  <td>
+                    <Link to={`/admin/outbox/${message.id}`}>{message.subject}</Link>
+                  </td>
+                  <td>
+                    <time dateTime={message.createdAt}>
+                      {new Date(message.createdAt).toLocaleString('en-GB', { timeZone: 'UTC' })}
+                    </time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </section>
   );

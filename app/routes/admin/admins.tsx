@@ -4,6 +4,7 @@ import { FormFeedback } from '~/components/form-feedback';
 import { listAdmins } from '~/models/admin.server';
 import { adminRoleAction } from '../admin-role-action.server';
 import { requireAdmin } from '~/utils/auth.server';
+import { TableScroll } from '~/components/table-scroll';
 
 export const meta: MetaFunction = () => [{ title: 'Admins | Admin Panel' }];
 
@@ -30,37 +31,39 @@ export default function Admins() {
           Add Admin
         </button>
       </Form>
-      <table aria-label="Admins" data-testid="admin-table">
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Name</th>
-            <th scope="col">Edit</th>
-          </tr>
-        </thead>
-        <tbody>
-          {admins.map((admin) => (
-            <tr key={admin.id}>
-              <td>{admin.email}</td>
-              <td>{admin.name}</td>
-              <td>
-                {admin.role === 'main_admin' ? (
-                  'Main Admin'
-                ) : admin.id === me ? (
-                  'You'
-                ) : (
-                  <Form method="post">
-                    <input type="hidden" name="email" value={admin.email} />
-                    <button type="submit" name="intent" value="remove" className="button">
-                      Remove Admin
-                    </button>
-                  </Form>
-                )}
-              </td>
+      <TableScroll label="Admins">
+        <table aria-label="Admins" data-testid="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Name</th>
+              <th scope="col">Edit</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {admins.map((admin) => (
+              <tr key={admin.id}>
+                <td>{admin.email}</td>
+                <td>{admin.name}</td>
+                <td>
+                  {admin.role === 'main_admin' ? (
+                    'Main Admin'
+                  ) : admin.id === me ? (
+                    'You'
+                  ) : (
+                    <Form method="post">
+                      <input type="hidden" name="email" value={admin.email} />
+                      <button type="submit" name="intent" value="remove" className="button">
+                        Remove Admin
+                      </button>
+                    </Form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { DonutChart } from '~/components/donut-chart';
 import { dashboardFigures, listAudit } from '~/models/admin.server';
 import { requireAdmin } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
+import { TableScroll } from '~/components/table-scroll';
 
 export const meta: MetaFunction = () => [{ title: 'Admin Panel | CourseGen' }];
 
@@ -82,26 +83,28 @@ export default function Dashboard() {
       {stats.audit.length === 0 ? (
         <p>Nothing Found</p>
       ) : (
-        <table data-testid="audit">
-          <thead>
-            <tr>
-              <th scope="col">When (UTC)</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">Detail</th>
-            </tr>
-          </thead>
-          <tbody>
-            {stats.audit.map((entry) => (
-              <tr key={entry.id}>
-                <td>{entry.when}</td>
-                <td>{entry.who}</td>
-                <td>{entry.action}</td>
-                <td>{entry.detail}</td>
+        <TableScroll label="Recent admin actions">
+          <table data-testid="audit">
+            <thead>
+              <tr>
+                <th scope="col">When (UTC)</th>
+                <th scope="col">Who</th>
+                <th scope="col">Action</th>
+                <th scope="col">Detail</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {stats.audit.map((entry) => (
+                <tr key={entry.id}>
+                  <td>{entry.when}</td>
+                  <td>{entry.who}</td>
+                  <td>{entry.action}</td>
+                  <td>{entry.detail}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </section>
   );

@@ -24,6 +24,7 @@ import { providerReturnBase } from '~/utils/public-url.server';
 import { formResult } from '~/utils/responses.server';
 import { toastHeader } from '~/utils/toast.server';
 import { readBody } from '~/utils/validation.server';
+import { TableScroll } from '~/components/table-scroll';
 
 export const links = () => [{ rel: 'stylesheet', href: authStyles }];
 
@@ -119,30 +120,32 @@ export default function Subscription() {
             {receipts.length === 0 ? (
               <p>No payments yet.</p>
             ) : (
-              <table className="receipts" data-testid="receipts">
-                <thead>
-                  <tr>
-                    <th scope="col">Receipt</th>
-                    <th scope="col">Date</th>
-                    <th scope="col">Plan</th>
-                    <th scope="col">Amount</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {receipts.map((receipt) => (
-                    <tr key={receipt.number}>
-                      <td>
-                        <a href={`/receipts/${receipt.number}.pdf`} download>
-                          #{String(receipt.number).padStart(6, '0')}
-                        </a>
-                      </td>
-                      <td>{receipt.paidAt}</td>
-                      <td>{receipt.plan}</td>
-                      <td>{receipt.amount}</td>
+              <TableScroll label="Billing history">
+                <table className="receipts" data-testid="receipts">
+                  <thead>
+                    <tr>
+                      <th scope="col">Receipt</th>
+                      <th scope="col">Date</th>
+                      <th scope="col">Plan</th>
+                      <th scope="col">Amount</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {receipts.map((receipt) => (
+                      <tr key={receipt.number}>
+                        <td>
+                          <a href={`/receipts/${receipt.number}.pdf`} download>
+                            #{String(receipt.number).padStart(6, '0')}
+                          </a>
+                        </td>
+                        <td>{receipt.paidAt}</td>
+                        <td>{receipt.plan}</td>
+                        <td>{receipt.amount}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
             )}
           </>
         ) : (

@@ -7,8 +7,8 @@ import {
   type MetaFunction,
 } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useEffect } from 'react';
-import { toast } from 'react-toastify';
+import { useMemo } from 'react';
+import { FormFeedback } from '~/components/form-feedback';
 import { GenerationState } from '~/components/generation-state';
 import { OutlineEditor } from '~/components/outline-editor';
 import { getOutlineForUser, outlineStatus, type OutlineStatus } from '~/models/outlines.server';
@@ -28,7 +28,9 @@ import {
 } from '~/services/outline-authoring.server';
 import {
   applyOutlineOp,
+  controlAfterOp,
   MAX_REWRITE_INSTRUCTION_CHARS,
+  outlineControlId,
   outlineFromFields,
   parseOutlineOp,
 } from '~/domain/outline-edit';
@@ -61,11 +63,14 @@ const outlineAction = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('stop-rewrite') }),
 ]);
 
-/** A refused change: the page says why (or shows Not Found for another member's outline). */
-function refusal(result: Result<unknown>) {
+/**
+ * A refused change: the page says why (or shows Not Found for another member's outline); `edit`
+ * when it was an edit of the outline, which the editor then says was not saved.
+ */
+function refusal(result: Result<unknown>, { edit = false } = {}) {
   if (result.ok) return null;
   if (result.status === 404) throw new Response('Not Found', { status: 404 });
-  return data({ error: result.message }, { status: result.status });
+  return data({ error: result.message, edit }, { status: result.status });
 }
 
 /**
@@ -84,7 +89,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!op || !shown) return data({ error: 'Unknown change' }, { status: 400 });
     const edited = op === 'save' ? shown : applyOutlineOp(shown, op);
     const saved = await saveOutlineOf(user, outlineId, edited);
-    return refusal(saved) ?? redirect(`/topics/${outlineId}`);
+    // Back to the control the member was working with (a fragment focuses it), as with JavaScript.
+    const control = op === 'save' ? null : controlAfterOp(edited, op);
+    const at = control ? `#${outlineControlId(control)}` : '';
+    return refusal(saved, { edit: true }) ?? redirect(`/topics/${outlineId}${at}`);
   }
   const parsed = parseWith(outlineAction, { intent: 'generate', ...body });
   if (!parsed.ok) return data({ error: parsed.message }, { status: 400 });
@@ -124,19 +132,23 @@ function TopicsView() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  // One object per answer: FormFeedback toasts each new one once.
+  const refused = useMemo(
+    () => (actionData?.error ? { success: false, message: actionData.error } : undefined),
+    [actionData],
+  );
   const status = useLongPoll(`/status/outline/${loaderData.status.id}`, loaderData.status, isReady);
   const generating =
     navigation.state !== 'idle' &&
     navigation.formMethod === 'POST' &&
     navigation.formData?.get('intent') === 'generate';
 
-  useEffect(() => {
-    if (actionData?.error) toast.error(actionData.error);
-  }, [actionData]);
-
   return (
     <section className="page topics-page">
       <h1>{status.mainTopic.toUpperCase()}</h1>
+      {/* A refused change: a toast with JavaScript; without, this line at the top of the page
+          the browser shows as the answer. */}
+      <FormFeedback result={refused} />
       {status.material ? <MaterialNote material={status.material} /> : null}
       {status.topics ? (
         <>
@@ -172,6 +184,9 @@ function TopicsView() {
               revision={status.revision}
               locked={Boolean(status.rewriting)}
               language={languageAttributes(status.language)}
+              refusal={
+                actionData && 'edit' in actionData && actionData.edit ? actionData.error : undefined
+              }
             />
             <div className="actions">
               <button

@@ -9,6 +9,7 @@ import { paidUntilOf } from '~/services/billing.server';
 import publicStyles from '~/styles/public.css?url';
 import { getSessionUser } from '~/utils/auth.server';
 import { pageMeta } from '~/utils/meta';
+import { TableScroll } from '~/components/table-scroll';
 
 export const links = () => [{ rel: 'stylesheet', href: publicStyles }];
 
@@ -152,22 +153,24 @@ export default function Pricing() {
           Build a course from your syllabus, lecture notes or handbook: the outline follows its
           headings, and every lesson says which pages or sections it was written from.
         </p>
-        <table className="material-plans" data-testid="material-plans">
-          <thead>
-            <tr>
-              <th scope="col">Plan</th>
-              <th scope="col">Your own material</th>
-            </tr>
-          </thead>
-          <tbody>
-            {PLAN_LIST.map((plan) => (
-              <tr key={plan.id}>
-                <th scope="row">{plan.name}</th>
-                <td>{materialAllowance(plan.id)}</td>
+        <TableScroll label="Courses from your own material">
+          <table className="material-plans" data-testid="material-plans">
+            <thead>
+              <tr>
+                <th scope="col">Plan</th>
+                <th scope="col">Your own material</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {PLAN_LIST.map((plan) => (
+                <tr key={plan.id}>
+                  <th scope="row">{plan.name}</th>
+                  <td>{materialAllowance(plan.id)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </section>
       <Faq items={FAQ} />
       <ContactCta text="Still have questions about plans or billing?" />
