@@ -1,7 +1,7 @@
 # One image: web server, worker and (unless REDIS_URL is given) a private Redis, all compiled
 # JavaScript run with plain node (ADR 0028, 0029).
 # Needs Docker Engine 25 or newer (HEALTHCHECK --start-interval, ADR 0045); Debian 12's docker.io
-# is 20.10: install Docker's own packages (README, "Docker").
+# is 20.10: install Docker's own packages (docs/self-hosting.md, "Docker").
 # Build:  docker build -t coursegen .
 # Run:    docker run -p 3000:3000 -v coursegen-data:/data coursegen
 # Also:   docker run --read-only --tmpfs /tmp -p 3000:3000 -v coursegen-data:/data coursegen

@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * The layers (README, "Architecture"): routes -> services -> models -> db;
+ * The layers (docs/architecture.md, "Layers"): routes -> services -> models -> db;
  * services -> vendor adapters (app/services/vendors); jobs' processors ->
  * services. Each group below lists what its files may not import, so a
  * backwards import fails `npm run lint`.

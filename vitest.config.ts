@@ -46,8 +46,9 @@ const POSTGRES_INTEGRATION_TESTS = [
   'worker-crash',
 ];
 
-// Four projects: unit tests beside their modules, integration tests against the real Redis and
-// a fresh SQLite file, the same again on PostgreSQL, and browser tests in headless Chromium.
+// Five projects: unit tests beside their modules, integration tests against the real Redis and
+// a fresh SQLite file, the same again on PostgreSQL, the newcomer tier, and browser tests in
+// headless Chromium (docs/testing.md).
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
@@ -98,8 +99,9 @@ export default defineConfig({
         },
       },
       {
-        // The newcomer tier: what the README says, done the way a person does it (a fresh clone,
-        // the compose file's setup, every page on a phone, real uploads through the page).
+        // The newcomer tier: what the README and docs/ say, done the way a person does it (a
+        // fresh clone, the compose file's setup, every page on a phone, real uploads through the
+        // page).
         extends: true,
         test: {
           name: 'newcomer',

@@ -77,13 +77,13 @@ describe('the Docker image', () => {
 
   it('names the Docker Engine its health check needs (25, for --start-interval) wherever one builds or runs it', () => {
     const docker = fs
-      .readFileSync('README.md', 'utf8')
+      .readFileSync('docs/self-hosting.md', 'utf8')
       .split(/^## Docker$/m)[1]!
       .split(/^## /m)[0]!;
     const compose = fs.readFileSync('docker-compose.several-nodes.yml', 'utf8');
     const places: Record<string, string> = {
       Dockerfile: dockerfile,
-      'README.md, Docker': docker,
+      'docs/self-hosting.md, Docker': docker,
       'docker-compose.several-nodes.yml': compose,
     };
     for (const [name, text] of Object.entries(places))

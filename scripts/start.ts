@@ -21,7 +21,7 @@ import { describeHolder, lockDataDir, type DataDirLock } from './lib/data-dir-lo
  * all and exits only after every one has.
  *
  * PROCESSES=web or worker runs only that part on this node (several nodes, one PostgreSQL
- * database: see the README's "Running on several nodes"); the database is prepared either way.
+ * database: see "Running on several nodes" in docs/self-hosting.md); the database is prepared either way.
  */
 const say = (line: string) => console.log(`[coursegen] ${line}`);
 const dev = process.argv.includes('--dev');

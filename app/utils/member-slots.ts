@@ -1,7 +1,7 @@
 /**
  * At most `max` things at once per member in this process (downloads, streams): `take` gives a
  * release function, or null when the member already holds `max`. Counts are per web process,
- * like the other per-member caps (README, Architecture).
+ * like the other per-member caps (docs/architecture.md, Processes).
  */
 export function memberSlots(max: number) {
   const held = new Map<string, number>();

@@ -156,7 +156,7 @@ describe.runIf(databaseDialect() === 'postgres')(
 );
 
 /**
- * Issue 35, item 12: with DATABASE_URL as the README shows it (no lock_timeout), a lock held on
+ * Issue 35, item 12: with DATABASE_URL as docs/self-hosting.md shows it (no lock_timeout), a lock held on
  * the lessons table used to hang every page that waited for it, and /healthz with them once the
  * pool was taken. The app's own lock and statement timeouts (ADR 0046) answer those pages 503
  * with Retry-After while the lock is still held, and /healthz asks the database on a connection

@@ -8,18 +8,27 @@ import { freePort } from '../../scripts/lib/system';
 import { deleteRedisPrefix, TEST_REDIS_URL } from '../support/redis';
 
 /**
- * The README's commands work as written: every `npm run X` it names exists and
- * its program is installed, and "run the pieces separately" (migrate, then
- * start:web and start:worker) gives the project's own web server, with its
- * security headers, and a worker.
+ * The commands of the README and its guides in docs/ work as written: every `npm run X` they
+ * name exists and its program is installed, and "running the pieces separately"
+ * (docs/self-hosting.md: migrate, then start:web and start:worker) gives the project's own web
+ * server, with its security headers, and a worker. The ADRs are records of their time, not
+ * instructions, and are not read.
  */
-const readme = fs.readFileSync('README.md', 'utf8');
+const guides = fs
+  .readdirSync('docs')
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => path.join('docs', name));
+const documentation = ['README.md', ...guides].map((file) => fs.readFileSync(file, 'utf8'));
 const scripts = (
   JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
     scripts: Record<string, string>;
   }
 ).scripts;
-const documented = [...new Set([...readme.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1]!))];
+const documented = [
+  ...new Set(
+    documentation.flatMap((text) => [...text.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1]!)),
+  ),
+];
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-pieces-'));
 const prefix = `coursegen-pieces-${randomBytes(4).toString('hex')}`;

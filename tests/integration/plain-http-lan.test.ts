@@ -5,7 +5,7 @@ import { uniqueEmail } from '../support/accounts';
 import { startApp, type RunningApp } from '../support/app-process';
 
 /**
- * A self-hoster runs the image with the README's `docker run -p 3000:3000` and no APP_URL, and
+ * A self-hoster runs the image with the `docker run -p 3000:3000` of docs/self-hosting.md and no APP_URL, and
  * opens http://myserver:3000 from another machine: plain http, not localhost.
  */
 let app: RunningApp;

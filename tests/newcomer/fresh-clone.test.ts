@@ -20,7 +20,7 @@ import { deleteRedisPrefix } from '../support/redis';
 /**
  * The README's Quick start on a fresh clone, as a newcomer runs it: a `git clone` of this working
  * tree (no data/, no build/), then the Quick start's `npm start` with nothing set but PORT (a
- * free one), and on PostgreSQL with only the variables the README names for it, DATABASE_URL and
+ * free one), and on PostgreSQL with only the variables docs/self-hosting.md names for it, DATABASE_URL and
  * SESSION_SECRET. Each goes all the way to a signed-up member reading a written lesson (demo
  * mode: no API key), then Ctrl-C stops everything.
  *

@@ -13,7 +13,7 @@ import { closeAppDatabases, signInAs, signUp, type Member } from '../support/mem
 
 /**
  * Uploads through /create the way a member makes them, in Chromium with JavaScript on, at the
- * limits the README documents ("Courses from your own material": a document of 10 MB and 200
+ * limits docs/features.md documents ("Courses from your own material": a document of 10 MB and 200
  * pages; pasted text of 100,000 characters on a paid plan, 20,000 on the free one) and just over
  * each. An accepted one reaches its outline on /topics with the material's sections as its
  * topics, and needs no sub-topic; a refused one shows its message on the page, the form still

@@ -2,7 +2,7 @@ import type { LessonSource, MaterialSection } from '../../../db/schema';
 
 /**
  * Which sections of the member's material a lesson is written from (ADR 0032). The rule, kept
- * simple enough to explain on one line of the README:
+ * simple enough to explain on one line of docs/features.md:
  *
  * - the query's words are the lesson title's (weight 1) and its topic title's (weight ½), in
  *   lower case, three letters or more, less a short list of words every title uses;
