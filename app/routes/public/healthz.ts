@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { pingDatabase } from '~/utils/database.server';
 import { log } from '~/utils/logger.server';
 import { producerRedis, waitForRedis } from '~/utils/redis.server';
+import { appVersion } from '~/utils/version.server';
 
 async function check(name: string, probe: () => Promise<unknown> | unknown) {
   try {
@@ -36,6 +37,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
       pid: process.pid,
       restarts: context.runtime?.restarts ?? {},
       writes: context.runtime?.writes,
+      version: appVersion(),
     },
     { status: ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
   );
