@@ -22,6 +22,11 @@ RUN npm ci --include=dev
 FROM deps AS build
 COPY . .
 RUN npm run build -- --quiet
+# The version label (below) must be the version the app reports, which the build took from
+# package.json: a release built with another VERSION stops here.
+ARG VERSION
+RUN test -z "$VERSION" || test "$VERSION" = "$(node -p "require('./package.json').version")" \
+    || { echo "VERSION=$VERSION is not package.json's version" >&2; exit 1; }
 
 # What runs and nothing else: production packages only, better-sqlite3's compiled addon without
 # its ~26 MB of sources and build leftovers, and no source maps or type declarations.
@@ -33,6 +38,11 @@ RUN npm prune --omit=dev \
     && mkdir -p build/Release && mv /tmp/better_sqlite3.node build/Release/ \
     && cd /app && find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' \
        -o -name '*.d.cts' \) -delete
+# Nor the dependencies' TypeScript sources and their own tests, which nothing loads at run time.
+RUN find node_modules -type d \( -name test -o -name tests -o -name __tests__ -o -name __snapshots__ \) \
+       -prune -exec rm -rf {} + \
+    && find node_modules -type f \( -name '*.ts' -o -name '*.mts' -o -name '*.cts' \
+       -o -name '*.test.*' -o -name '*.spec.*' \) -delete
 
 FROM base AS runtime
 RUN apt-get update && apt-get install -y --no-install-recommends redis-server tini \
@@ -63,3 +73,14 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --start-interval=1s -
 # plus Redis, inside Docker's 10 s grace.
 ENTRYPOINT ["tini", "--"]
 CMD ["node", "build/bin/start.js"]
+
+# What the image is (OCI labels), from the release's build arguments (docs/releasing.md).
+ARG VERSION
+ARG REVISION
+ARG CREATED
+LABEL org.opencontainers.image.title="CourseGen" \
+      org.opencontainers.image.description="Self-hostable AI course generator sold as a subscription" \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}"

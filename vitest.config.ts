@@ -42,6 +42,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'seed',
   'share',
   'stream-tutor',
+  'upgrade',
   'worker',
   'worker-crash',
 ];

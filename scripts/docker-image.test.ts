@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -7,6 +9,11 @@ const dockerfile = fs.readFileSync('Dockerfile', 'utf8');
 const ignored = fs.readFileSync('.dockerignore', 'utf8').split('\n');
 const example = fs.readFileSync('.env.example', 'utf8');
 const runtimeStage = dockerfile.slice(dockerfile.indexOf('FROM base AS runtime'));
+const runtimeDepsStage = dockerfile.slice(
+  dockerfile.indexOf('FROM deps AS runtime-deps'),
+  dockerfile.indexOf('FROM base AS runtime'),
+);
+const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { license: string };
 /** What the runtime stage copies into /app: `COPY [--from=x] SOURCE ./TARGET`. */
 const copied = [...runtimeStage.matchAll(/^COPY (?:--from=(\S+) )?(\S+) (\S+)$/gm)].map(
   ([, stage, source, target]) => ({ stage, source: source!, target: target! }),
@@ -68,6 +75,78 @@ describe('the Docker image', () => {
     expect(dockerfile).toMatch(/mv \/tmp\/better_sqlite3\.node build\/Release\//);
     expect(dockerfile).toMatch(/-name '\*\.map'/);
     expect(dockerfile).toMatch(/-name '\*\.d\.ts'/);
+  });
+
+  it("leaves out the dependencies' TypeScript sources and test files, keeping what runs", () => {
+    // The stage's `find node_modules …` commands, run on a small node_modules of each kind of file.
+    const commands = [...runtimeDepsStage.matchAll(/^RUN ((?:.*\\\n)*.*)$/gm)]
+      .flatMap(([, command]) => command!.replace(/\\\n/g, ' ').split('&&'))
+      .map((command) => command.trim())
+      .filter((command) => command.startsWith('find node_modules'));
+    expect(commands.length).toBeGreaterThan(0);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-image-files-'));
+    try {
+      const files = {
+        kept: [
+          'zod/index.js',
+          'zod/package.json',
+          'pg-protocol/dist/parser.js',
+          'safe-regex-test/index.js',
+          'better-sqlite3/build/Release/better_sqlite3.node',
+        ],
+        removed: [
+          'zod/src/v4/core/api.ts',
+          'zod/src/v4/core/tests/index.test.ts',
+          'zod/index.d.ts',
+          'zod/index.d.cts',
+          'pkg/lib/index.mts',
+          'pkg/lib/index.js.map',
+          'pg-protocol/dist/inbound-parser.test.js',
+          'web-encoding/test/test-lib.spec.mjs',
+          'qs/test/parse.js',
+          'node-abort-controller/__tests__/index.js',
+          'domutils/src/__snapshots__/feeds.spec.ts.snap',
+        ],
+      };
+      for (const file of [...files.kept, ...files.removed]) {
+        fs.mkdirSync(path.dirname(path.join(root, 'node_modules', file)), { recursive: true });
+        fs.writeFileSync(path.join(root, 'node_modules', file), '');
+      }
+      for (const command of commands) {
+        const ran = spawnSync('sh', ['-c', command], { cwd: root, encoding: 'utf8' });
+        expect(ran.status, `${command}: ${ran.stderr}`).toBe(0);
+      }
+      const left = fs
+        .readdirSync(path.join(root, 'node_modules'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) =>
+          path.relative(path.join(root, 'node_modules'), path.join(entry.parentPath, entry.name)),
+        );
+      expect(left.sort()).toEqual([...files.kept].sort());
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('says what it is in OCI labels: the version the app reports, the commit, the licence', () => {
+    for (const [label, value] of [
+      ['version', '${VERSION}'],
+      ['revision', '${REVISION}'],
+      ['created', '${CREATED}'],
+      ['licenses', pkg.license],
+    ])
+      expect(runtimeStage).toContain(`org.opencontainers.image.${label}="${value}"`);
+    for (const arg of ['VERSION', 'REVISION', 'CREATED'])
+      expect(runtimeStage).toMatch(new RegExp(`^ARG ${arg}$`, 'm'));
+    // A VERSION other than package.json's (which the app reports) fails the build.
+    const buildStage = dockerfile.slice(
+      dockerfile.indexOf('FROM deps AS build'),
+      dockerfile.indexOf('FROM deps AS runtime-deps'),
+    );
+    expect(buildStage).toMatch(/^ARG VERSION$/m);
+    expect(buildStage).toContain(
+      `test "$VERSION" = "$(node -p "require('./package.json').version")"`,
+    );
   });
 
   it('uses its own Redis unless REDIS_URL is given, and reports healthy as soon as it answers', () => {

@@ -19,7 +19,10 @@ function markdownFiles(folder: string): string[] {
   });
 }
 
-const DOCUMENTS = [path.join(ROOT, 'README.md'), ...markdownFiles(path.join(ROOT, 'docs'))];
+const DOCUMENTS = [
+  ...['README.md', 'CHANGELOG.md', 'SECURITY.md'].map((name) => path.join(ROOT, name)),
+  ...markdownFiles(path.join(ROOT, 'docs')),
+];
 
 function tokensOf(file: string): Token[] {
   return marked.lexer(fs.readFileSync(file, 'utf8'));

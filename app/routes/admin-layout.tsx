@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import adminStyles from '~/styles/admin.css?url';
 import { requireAdmin } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
+import { appVersion } from '~/utils/version.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }];
 
@@ -15,7 +16,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyle
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return { demo: env().demo };
+  return { demo: env().demo, version: appVersion() };
 }
 
 const ENTRIES = [
@@ -38,7 +39,7 @@ const DEMO_ENTRIES = [
 ] as const;
 
 export default function AdminLayout() {
-  const { demo } = useLoaderData<typeof loader>();
+  const { demo, version } = useLoaderData<typeof loader>();
   const [open, setOpen] = useState(false);
   const location = useLocation();
   useEffect(() => setOpen(false), [location.pathname]);
@@ -77,6 +78,9 @@ export default function AdminLayout() {
       ) : null}
       <main className="admin-main">
         <Outlet />
+        <footer className="admin-footer">
+          CourseGen <span data-testid="app-version">{version}</span>
+        </footer>
       </main>
     </div>
   );

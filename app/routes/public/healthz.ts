@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { dependencyHealth } from '~/utils/health.server';
+import { appVersion } from '~/utils/version.server';
 
 /**
  * Liveness and readiness in one (`dependencyHealth`: the database and Redis, each answering within
@@ -18,6 +19,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
       pid: process.pid,
       restarts: context.runtime?.restarts ?? {},
       writes: context.runtime?.writes,
+      version: appVersion(),
     },
     { status: ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
   );
