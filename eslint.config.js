@@ -86,6 +86,11 @@ export default tseslint.config(
     rules: restrict(vendors, layer('A route', jobs), schemaValues),
   },
   {
+    // The /api edge the api routes share (ADR 0035): the contract, its OpenAPI document, helpers.
+    files: ['app/api/**'],
+    rules: restrict(vendors, layer('The API edge', [...routes, ...jobs]), schemaValues),
+  },
+  {
     files: ['app/services/**'],
     ignores: ['app/services/vendors/**'],
     rules: restrict(vendors, layer('A service', [...routes, ...jobs]), schemaValues),

@@ -2,7 +2,7 @@ import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { requestPasswordReset } from '~/services/accounts.server';
 import { clientIp } from '~/utils/rate-limit.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/forgot {email, name, company, logo} -> {success, message}. Only the

@@ -6,7 +6,7 @@ import { log } from '~/utils/logger.server';
 import { markdownToSafeHtml } from '~/utils/markdown.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/generate { prompt }: the model's answer as `text`, sanitized HTML (the spec's

@@ -5,8 +5,8 @@ import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { providerReturnBase } from '~/utils/public-url.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
-import { payPalCreated } from '../provider-objects.server';
+import { API, apiJson } from '~/api/contract.server';
+import { payPalCreated } from '~/api/provider-objects.server';
 
 /**
  * POST /api/paypal {planId, email, name, lastName, post, address, country} ->

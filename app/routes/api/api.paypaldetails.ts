@@ -3,8 +3,8 @@ import { confirmSubscription } from '~/services/billing.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
-import { asPayPalSubscription } from '../provider-objects.server';
+import { API, apiJson } from '~/api/contract.server';
+import { asPayPalSubscription } from '~/api/provider-objects.server';
 
 /**
  * POST /api/paypaldetails {subscriberId} -> PayPal's subscription object (its REST JSON, as

@@ -5,7 +5,7 @@ import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { providerReturnBase } from '~/utils/public-url.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/paypalupdate {idPlan} -> {success, links}: moves the caller's own

@@ -5,7 +5,7 @@ import { fail } from '~/domain/result';
 import { apiAction } from '~/utils/actions.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/profile {email, mName, password, currentPassword, uid} -> {success,

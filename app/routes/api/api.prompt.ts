@@ -6,7 +6,7 @@ import { requireApiUser } from '~/utils/auth.server';
 import { log } from '~/utils/logger.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/prompt { prompt }: an outline as JSON text in the spec's course content shape (every

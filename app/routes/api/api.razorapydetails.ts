@@ -3,8 +3,8 @@ import { confirmSubscription } from '~/services/billing.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
-import { asRazorpaySubscription } from '../provider-objects.server';
+import { API, apiJson } from '~/api/contract.server';
+import { asRazorpaySubscription } from '~/api/provider-objects.server';
 
 /**
  * POST /api/razorapydetails {subscriberId} -> Razorpay's subscription entity: the caller's

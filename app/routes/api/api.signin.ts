@@ -5,7 +5,7 @@ import type { User } from '~/models/users.server';
 import { signIn } from '~/services/accounts.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { withCookies } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** The spec's userData: its field names, the plan as its `type`; never the password hash. */
 function toUserData(user: User) {
