@@ -139,6 +139,15 @@ export default tseslint.config(
       schemaValues,
     ),
   },
+  {
+    // Runs in the browser (hooks, the logic of interactive components): nothing of the server.
+    files: ['app/browser/**'],
+    rules: restrict(
+      vendors,
+      layer('Browser code', [...routes, ...jobs, ...services, ...queues, ...models, ...serverOnly]),
+      schemaValues,
+    ),
+  },
   { files: ['jobs/**'], rules: restrict(vendors, layer('A job', routes), schemaValues) },
   { files: ['mocks/**'], rules: restrict(schemaValues) },
   {

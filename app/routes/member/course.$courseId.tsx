@@ -50,7 +50,7 @@ import { env } from '~/utils/env.server';
 import { reviewClock } from '~/utils/review-clock.server';
 import { requireUser } from '~/utils/auth.server';
 import { truncateWords } from '~/utils/text';
-import { useLongPoll } from '~/utils/use-long-poll';
+import { useLongPoll } from '~/browser/use-long-poll';
 import { parseWith, readBody } from '~/utils/validation.server';
 import { progressOf } from '~/domain/progress';
 import { canExportScorm } from '~/domain/plans';

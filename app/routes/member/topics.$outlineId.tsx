@@ -36,7 +36,7 @@ import type { Result } from '~/domain/result';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { parseWith, readBody, requiredText } from '~/utils/validation.server';
-import { useLongPoll } from '~/utils/use-long-poll';
+import { useLongPoll } from '~/browser/use-long-poll';
 import { languageAttributes } from '~/domain/languages';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
