@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { emailReceipt } from '~/services/billing.server';
+import { emailReceipt } from '~/services/billing/member-receipts.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { hit, tooManyRequests, type RateLimit } from '~/utils/rate-limit.server';
 import { failureJson, guardApi } from '~/utils/responses.server';

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { fail, ok } from '~/domain/result';
-import { confirmSubscription } from '~/services/billing.server';
+import { confirmSubscription } from '~/services/billing/checkout.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';

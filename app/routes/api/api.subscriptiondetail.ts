@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { subscriptionDetails } from '~/services/billing.server';
+import { subscriptionDetails } from '~/services/billing/subscription-view.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { receiveRazorpayWebhook } from '~/services/billing-webhooks.server';
+import { receiveRazorpayWebhook } from '~/services/billing/webhooks.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';
 
