@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { generateText } from '~/services/vendors/ai.server';
+import { generateText } from '~/services/vendors/ai-lessons.server';
 import { requireAiAllowance, vendorUnavailable } from '~/services/ai-allowance.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { log } from '~/utils/logger.server';

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { outlineForPrompt } from '~/services/vendors/ai.server';
+import { outlineForPrompt } from '~/services/vendors/ai-outline.server';
 import { requireAiAllowance, vendorUnavailable } from '~/services/ai-allowance.server';
 import { outlineAsContent } from '~/services/course-content.server';
 import { requireApiUser } from '~/utils/auth.server';
