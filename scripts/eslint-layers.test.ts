@@ -28,7 +28,10 @@ async function layerErrors(filePath: string, code: string): Promise<string[]> {
 // The first lint loads the whole configuration and its plugins.
 describe('the layer rule', { timeout: 30_000 }, () => {
   it.each([
-    ['app/models/planted.server.ts', "import { signIn } from '~/services/accounts.server';"],
+    [
+      'app/models/planted.server.ts',
+      "import { signIn } from '~/services/accounts/sign-in.server';",
+    ],
     ['app/models/planted.server.ts', "import { lessonQueue } from '~/queues/lesson.server';"],
     ['app/models/planted.server.ts', "import { registry } from '../../jobs/registry';"],
     ['app/utils/planted.server.ts', "import { submitContact } from '~/services/contact.server';"],
@@ -51,7 +54,10 @@ describe('the layer rule', { timeout: 30_000 }, () => {
   });
 
   it.each([
-    ['app/routes/member/planted.tsx', "import { signIn } from '~/services/accounts.server';"],
+    [
+      'app/routes/member/planted.tsx',
+      "import { signIn } from '~/services/accounts/sign-in.server';",
+    ],
     ['app/services/planted.server.ts', "import { getUserEmail } from '~/models/users.server';"],
     ['app/services/vendors/planted.server.ts', "import Anthropic from '@anthropic-ai/sdk';"],
     ['app/domain/planted.ts', "import type { Plan } from '../../db/schema';"],

@@ -5,7 +5,7 @@ import {
   resetApiSchema,
   signInSchema,
   signUpSchema,
-} from '~/services/accounts.server';
+} from '~/services/accounts/schemas.server';
 import { json, operation, type ApiOperation } from './operation.server';
 import { ErrorBody, MemberTypeSchema, Message, success } from './shapes.server';
 

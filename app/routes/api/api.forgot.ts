@@ -1,6 +1,6 @@
 import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { requestPasswordReset } from '~/services/accounts.server';
+import { requestPasswordReset } from '~/services/accounts/password-reset.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { API, apiJson } from '~/api/contract.server';
 

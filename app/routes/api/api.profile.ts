@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { updateProfile } from '~/services/accounts.server';
+import { updateProfile } from '~/services/accounts/profile.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { fail } from '~/domain/result';
 import { apiAction } from '~/utils/actions.server';
