@@ -7,8 +7,9 @@ import tseslint from 'typescript-eslint';
 /**
  * The layers (README, "Architecture"): routes -> services -> models -> db;
  * services -> vendor adapters (app/services/vendors); jobs' processors ->
- * services. Each group below lists what its files may not import, so a
- * backwards import fails `npm run lint`.
+ * services; components and app/browser run in the browser too and take nothing
+ * of the server but types. Each group below lists what its files may not
+ * import, so a backwards import fails `npm run lint`.
  */
 const VENDOR_SDKS = [
   '@anthropic-ai/sdk',
@@ -18,6 +19,12 @@ const VENDOR_SDKS = [
   'openai',
 ];
 const layer = (name, paths) => ({ group: paths, message: `${name} must not import this layer.` });
+// The same, where the layer's types are shared (a row's shape a component renders).
+const layerValues = (name, paths) => ({
+  group: paths,
+  allowTypeImports: true,
+  message: `${name} may import only types from this layer.`,
+});
 // Package names exactly (and their subpaths), so that e.g. mocks/razorpay is not one.
 const vendors = {
   regex: `^(${VENDOR_SDKS.join('|')})(/.*)?$`,
@@ -136,6 +143,16 @@ export default tseslint.config(
         ...models,
         ...serverOnly,
       ]),
+      schemaValues,
+    ),
+  },
+  {
+    // Shared UI, rendered in the browser too: the data comes in through props from a route's
+    // loader, so a component takes only types from the server's layers.
+    files: ['app/components/**'],
+    rules: restrict(
+      vendors,
+      layerValues('A component', [...jobs, ...services, ...queues, ...models, ...serverOnly]),
       schemaValues,
     ),
   },

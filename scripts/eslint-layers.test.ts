@@ -47,6 +47,13 @@ describe('the layer rule', { timeout: 30_000 }, () => {
     ['jobs/planted.ts', "import { loader } from '~/routes/member/home';"],
     ['server/planted.ts', "import { env } from '~/utils/env.server';"],
     ['server/planted.ts', "import { log } from '../app/utils/logger.server';"],
+    ['app/components/planted.tsx', "import { signIn } from '~/services/accounts/sign-in.server';"],
+    ['app/components/planted.tsx', "import { users } from '../../db/schema';"],
+    ['app/components/planted.tsx', "import { getUserEmail } from '~/models/users.server';"],
+    ['app/components/planted.tsx', "import { lessonQueue } from '~/queues/lesson.server';"],
+    ['app/components/planted.tsx', "import { env } from '~/utils/env.server';"],
+    ['app/browser/planted.ts', "import { signIn } from '~/services/accounts/sign-in.server';"],
+    ['app/api/planted.server.ts', "import { loader } from '~/routes/member/home';"],
   ])('refuses in %s: %s', async (filePath, code) => {
     expect(
       await layerErrors(filePath, `${code}\nexport const used = [${importedName(code)}];\n`),
@@ -65,6 +72,10 @@ describe('the layer rule', { timeout: 30_000 }, () => {
     ['jobs/planted.ts', "import { lessonQueue } from '~/queues/lesson.server';"],
     ['server/planted.ts', "import type { WebServerHooks } from '../app/load-context';"],
     ['server/planted.ts', "import { checkBodySize } from './body-limit';"],
+    ['app/components/planted.tsx', "import type { PublicUser } from '~/models/users.server';"],
+    ['app/components/planted.tsx', "import type { GenerationState } from '../../db/schema';"],
+    ['app/components/planted.tsx', "import { useLongPoll } from '~/browser/use-long-poll';"],
+    ['app/components/planted.tsx', "import { getPlan } from '~/domain/plans';"],
   ])('allows in %s: %s', async (filePath, code) => {
     expect(
       await layerErrors(filePath, `${code}\nexport const used = [${importedName(code)}];\n`),
