@@ -43,6 +43,53 @@ const schemaValues = {
   allowTypeImports: true,
   message: "Only types of the schema: queries use `tables` from '~/utils/database.server'.",
 };
+/**
+ * Routes reach models for reads only (ADR 0051): a loader showing a row needs no service to pass
+ * it along, but every write goes through a service, where its rules live (who may, limits, the
+ * audit log, the jobs and mail it starts). Lint cannot tell a read from a write, so the reads a
+ * route may import are listed here: a new one is added to the list, a write never is.
+ * Types are free.
+ */
+const ROUTE_MODEL_READS = [
+  'courseOutline',
+  'courseProgress',
+  'courseStatus',
+  'dashboardFigures',
+  'documentIdOfCourse',
+  'emailChangeFor',
+  'getCertificateByPublicId',
+  'getCompletion',
+  'getCourseForUser',
+  'getDocumentForUser',
+  'getLessonOfCourse',
+  'getOutboxEmailFor',
+  'getOutlineForUser',
+  'getPolicies',
+  'getPolicy',
+  'getPublicPolicies',
+  'getPublicPolicy',
+  'isResetTokenUsable',
+  'listAdmins',
+  'listAudit',
+  'listContacts',
+  'listCourses',
+  'listOutbox',
+  'listRecentSubscriptions',
+  'listUsers',
+  'outlineStatus',
+  'parseCredit',
+  'pendingEmailChange',
+  'quizSummariesOfUser',
+  'statusOfLessons',
+  'toPublicUser',
+];
+const modelReadsOnly = {
+  group: models,
+  allowImportNames: ROUTE_MODEL_READS,
+  allowTypeImports: true,
+  message:
+    'A route writes through a service and reads a model only with a listed read (ROUTE_MODEL_READS in eslint.config.js, ADR 0051).',
+};
 const restrict = (...patterns) => ({
   '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
 });
@@ -90,12 +137,17 @@ export default tseslint.config(
   { files: ['app/**', 'jobs/**', 'db/**'], rules: restrict(vendors) },
   {
     files: ['app/routes/**', 'app/root.tsx'],
-    rules: restrict(vendors, layer('A route', jobs), schemaValues),
+    rules: restrict(vendors, layer('A route', jobs), schemaValues, modelReadsOnly),
   },
   {
     // The /api edge the api routes share (ADR 0035): the contract, its OpenAPI document, helpers.
     files: ['app/api/**'],
-    rules: restrict(vendors, layer('The API edge', [...routes, ...jobs]), schemaValues),
+    rules: restrict(
+      vendors,
+      layer('The API edge', [...routes, ...jobs]),
+      schemaValues,
+      modelReadsOnly,
+    ),
   },
   {
     files: ['app/services/**'],

@@ -54,6 +54,9 @@ describe('the layer rule', { timeout: 30_000 }, () => {
     ['app/components/planted.tsx', "import { env } from '~/utils/env.server';"],
     ['app/browser/planted.ts', "import { signIn } from '~/services/accounts/sign-in.server';"],
     ['app/api/planted.server.ts', "import { loader } from '~/routes/member/home';"],
+    ['app/routes/member/planted.tsx', "import { markLessonDone } from '~/models/lessons.server';"],
+    ['app/routes/admin/planted.tsx', "import { setRole } from '~/models/admin.server';"],
+    ['app/api/planted.server.ts', "import { createUser } from '~/models/users.server';"],
   ])('refuses in %s: %s', async (filePath, code) => {
     expect(
       await layerErrors(filePath, `${code}\nexport const used = [${importedName(code)}];\n`),
@@ -76,6 +79,11 @@ describe('the layer rule', { timeout: 30_000 }, () => {
     ['app/components/planted.tsx', "import type { GenerationState } from '../../db/schema';"],
     ['app/components/planted.tsx', "import { useLongPoll } from '~/browser/use-long-poll';"],
     ['app/components/planted.tsx', "import { getPlan } from '~/domain/plans';"],
+    [
+      'app/routes/member/planted.tsx',
+      "import { getCourseForUser } from '~/models/courses.server';",
+    ],
+    ['app/routes/member/planted.tsx', "import type { Lesson } from '~/models/lessons.server';"],
   ])('allows in %s: %s', async (filePath, code) => {
     expect(
       await layerErrors(filePath, `${code}\nexport const used = [${importedName(code)}];\n`),

@@ -11,7 +11,8 @@ import { useEffect } from 'react';
 import { toast } from 'react-toastify';
 import { GenerationState } from '~/components/generation-state';
 import { OutlineEditor } from '~/components/outline-editor';
-import { getOutlineForUser, outlineStatus, type OutlineStatus } from '~/models/outlines.server';
+import { getOutlineForUser, outlineStatus } from '~/models/outlines.server';
+import type { OutlineStatus } from '~/models/outlines.server';
 import { z } from 'zod';
 import {
   cancelOutlineOf,
