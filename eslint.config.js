@@ -7,8 +7,9 @@ import tseslint from 'typescript-eslint';
 /**
  * The layers (docs/architecture.md, "Layers"): routes -> services -> models -> db;
  * services -> vendor adapters (app/services/vendors); jobs' processors ->
- * services. Each group below lists what its files may not import, so a
- * backwards import fails `npm run lint`.
+ * services; components and app/browser run in the browser too and take nothing
+ * of the server but types. Each group below lists what its files may not
+ * import, so a backwards import fails `npm run lint`.
  */
 const VENDOR_SDKS = [
   '@anthropic-ai/sdk',
@@ -18,6 +19,12 @@ const VENDOR_SDKS = [
   'openai',
 ];
 const layer = (name, paths) => ({ group: paths, message: `${name} must not import this layer.` });
+// The same, where the layer's types are shared (a row's shape a component renders).
+const layerValues = (name, paths) => ({
+  group: paths,
+  allowTypeImports: true,
+  message: `${name} may import only types from this layer.`,
+});
 // Package names exactly (and their subpaths), so that e.g. mocks/razorpay is not one.
 const vendors = {
   regex: `^(${VENDOR_SDKS.join('|')})(/.*)?$`,
@@ -35,6 +42,53 @@ const schemaValues = {
   group: ['**/db/schema', '**/db/schema.pg', '**/db/tables', '**/db/dialects'],
   allowTypeImports: true,
   message: "Only types of the schema: queries use `tables` from '~/utils/database.server'.",
+};
+/**
+ * Routes reach models for reads only (ADR 0051): a loader showing a row needs no service to pass
+ * it along, but every write goes through a service, where its rules live (who may, limits, the
+ * audit log, the jobs and mail it starts). Lint cannot tell a read from a write, so the reads a
+ * route may import are listed here: a new one is added to the list, a write never is.
+ * Types are free.
+ */
+const ROUTE_MODEL_READS = [
+  'courseOutline',
+  'courseProgress',
+  'courseStatus',
+  'dashboardFigures',
+  'documentIdOfCourse',
+  'emailChangeFor',
+  'getCertificateByPublicId',
+  'getCompletion',
+  'getCourseForUser',
+  'getDocumentForUser',
+  'getLessonOfCourse',
+  'getOutboxEmailFor',
+  'getOutlineForUser',
+  'getPolicies',
+  'getPolicy',
+  'getPublicPolicies',
+  'getPublicPolicy',
+  'isResetTokenUsable',
+  'listAdmins',
+  'listAudit',
+  'listContacts',
+  'listCourses',
+  'listOutbox',
+  'listRecentSubscriptions',
+  'listUsers',
+  'outlineStatus',
+  'parseCredit',
+  'pendingEmailChange',
+  'quizSummariesOfUser',
+  'statusOfLessons',
+  'toPublicUser',
+];
+const modelReadsOnly = {
+  group: models,
+  allowImportNames: ROUTE_MODEL_READS,
+  allowTypeImports: true,
+  message:
+    'A route writes through a service and reads a model only with a listed read (ROUTE_MODEL_READS in eslint.config.js, ADR 0051).',
 };
 const restrict = (...patterns) => ({
   '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
@@ -83,7 +137,17 @@ export default tseslint.config(
   { files: ['app/**', 'jobs/**', 'db/**'], rules: restrict(vendors) },
   {
     files: ['app/routes/**', 'app/root.tsx'],
-    rules: restrict(vendors, layer('A route', jobs), schemaValues),
+    rules: restrict(vendors, layer('A route', jobs), schemaValues, modelReadsOnly),
+  },
+  {
+    // The /api edge the api routes share (ADR 0035): the contract, its OpenAPI document, helpers.
+    files: ['app/api/**'],
+    rules: restrict(
+      vendors,
+      layer('The API edge', [...routes, ...jobs]),
+      schemaValues,
+      modelReadsOnly,
+    ),
   },
   {
     files: ['app/services/**'],
@@ -131,6 +195,25 @@ export default tseslint.config(
         ...models,
         ...serverOnly,
       ]),
+      schemaValues,
+    ),
+  },
+  {
+    // Shared UI, rendered in the browser too: the data comes in through props from a route's
+    // loader, so a component takes only types from the server's layers.
+    files: ['app/components/**'],
+    rules: restrict(
+      vendors,
+      layerValues('A component', [...jobs, ...services, ...queues, ...models, ...serverOnly]),
+      schemaValues,
+    ),
+  },
+  {
+    // Runs in the browser (hooks, the logic of interactive components): nothing of the server.
+    files: ['app/browser/**'],
+    rules: restrict(
+      vendors,
+      layer('Browser code', [...routes, ...jobs, ...services, ...queues, ...models, ...serverOnly]),
       schemaValues,
     ),
   },

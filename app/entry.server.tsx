@@ -13,7 +13,7 @@ import { BUSY_HEADERS } from './utils/responses.server';
 import { clientHasCurrent, notModified, weakEtag } from './utils/conditional.server';
 import { closeReconnectableStreams } from './utils/event-stream.server';
 import { startVendorMocks } from './utils/mocks.server';
-import { coursesApi } from './routes/courses-api.server';
+import { coursesApi } from './api/courses-api.server';
 
 const ABORT_DELAY = 5_000;
 

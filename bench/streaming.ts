@@ -16,7 +16,7 @@
 import { startApp, type RunningApp } from '../tests/support/app-process';
 import { closeAppDatabases } from '../tests/support/members';
 import { memberClient, post, request, type MemberClient } from './lib/member-client';
-import { readEvents } from '~/utils/read-events';
+import { readEvents } from '~/browser/read-events';
 
 const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 500);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);

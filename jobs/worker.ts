@@ -14,7 +14,7 @@ import { startSweeper } from './sweeper';
 import { retryDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
 import { jobLockSettings, reportWorkerError } from '~/queues/worker-settings.server';
 import { describeAiFailure } from '~/services/vendors/ai.server';
-import { startDemoWebhookRetries } from '~/services/demo-webhooks.server';
+import { startDemoWebhookRetries } from '~/services/billing/demo-webhooks.server';
 
 /** Time kept, before the shutdown limit, to hand unfinished jobs back and close. */
 const HAND_BACK_MS = 1_500;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { MAX_NOTE_CHARS, NOTE_SAVE_DEBOUNCE_MS } from '~/domain/notes';
-import { NoteSaver, type NoteState, type SendOutcome } from '~/utils/note-saver';
+import { NoteSaver, type NoteState, type SendOutcome } from '~/browser/note-saver';
 
 async function sendNote(
   lessonId: number,

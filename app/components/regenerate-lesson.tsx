@@ -4,7 +4,7 @@ import {
   SUGGESTED_INSTRUCTIONS,
   type RegenerationStatus,
 } from '~/domain/notes';
-import { useLongPoll } from '~/utils/use-long-poll';
+import { useLongPoll } from '~/browser/use-long-poll';
 
 const FAILED = 'The request did not reach the server. Please try again.';
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { MAX_QUESTION_LENGTH, TUTOR_FAILED_MESSAGE } from '~/domain/tutor';
-import { readEvents } from '~/utils/read-events';
+import { readEvents } from '~/browser/read-events';
 
 type Entry =
   { id: number; role: 'user'; text: string } | { id: number; role: 'assistant'; html: string };

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import { z } from 'zod';
 import type { PolicyKey } from '../../db/schema';
 import { fail, ok, type Result } from '~/domain/result';
 import { recordAudit, setRole } from '~/models/admin.server';
@@ -11,6 +12,7 @@ import { maintenanceQueue } from '~/queues/maintenance.server';
 import { outlineQueue } from '~/queues/outline.server';
 import { flashcardsQueue } from '~/queues/flashcards.server';
 import { sanitizeHtml } from '~/utils/sanitize-html.server';
+import { parseWith, requiredText } from '~/utils/validation.server';
 
 /**
  * What admins change: who is an admin, the five policy texts and stuck jobs.
@@ -48,6 +50,19 @@ export async function removeAdmin(
   await setRole(user.id, 'member');
   await recordAudit(actor, 'remove-admin', user.email);
   return ok({ message: ADMIN_MESSAGES.removed });
+}
+
+const roleChange = z.object({ intent: z.enum(['add', 'remove']), email: requiredText(254) });
+
+/** The Add Admin and Remove Admin buttons of the Users and Admins tables (`intent`, `email`). */
+export async function changeAdminRole(
+  actor: User,
+  form: unknown,
+): Promise<Result<{ message: string }>> {
+  const parsed = parseWith(roleChange, form);
+  if (!parsed.ok) return parsed;
+  const { intent, email } = parsed.value;
+  return intent === 'add' ? addAdmin(actor, email) : removeAdmin(actor, email);
 }
 
 /** Saves a policy text, sanitized on the way in (and again whenever it is shown). */

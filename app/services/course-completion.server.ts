@@ -12,7 +12,8 @@ import {
 import { getCourseForUser } from '~/models/courses.server';
 import { getUserEmail } from '~/models/users.server';
 import { enqueueCertificateEmail } from '~/queues/certificate-email.server';
-import { emailCertificate, type CertificateData } from '~/services/certificate.server';
+import { emailCertificate } from '~/services/certificate/email.server';
+import { type CertificateData } from '~/services/certificate/template.server';
 import { log } from '~/utils/logger.server';
 import { hit, tooManyRequestsFailure, type RateLimit } from '~/utils/rate-limit.server';
 

@@ -14,7 +14,8 @@ import {
   tutorDailyCapMessage,
 } from '~/domain/tutor';
 import { aiAllowance, giveBackAiAllowance } from '~/services/ai-allowance.server';
-import { languageInstruction, oneLine, streamText } from '~/services/vendors/ai.server';
+import { languageInstruction } from '~/domain/languages';
+import { oneLine, streamText } from '~/services/vendors/ai.server';
 import type { AiMessage } from '~/services/vendors/ai-provider.server';
 import { eventStreamResponse } from '~/utils/event-stream.server';
 import { log } from '~/utils/logger.server';

@@ -14,7 +14,7 @@ import { sweptPriority, turnsPerMember } from '~/queues/priorities.server';
 import { ensureQuizJobs } from '~/queues/quiz.server';
 import { ensureFlashcardJobs } from '~/queues/flashcards.server';
 import { log } from '~/utils/logger.server';
-import { emailUnsentReceipts } from './receipts.server';
+import { emailUnsentReceipts } from './billing/receipts.server';
 
 /** How long the process that queued a mail has to send it before the sweep takes over. */
 const MAIL_GRACE_MS = 2 * 60_000;

@@ -6,7 +6,7 @@ import {
   storeRegeneratedLesson,
 } from '~/models/lesson-regenerations.server';
 import { lessonPassages } from '~/services/material/lesson-passages.server';
-import { rewriteLesson } from '~/services/vendors/ai.server';
+import { rewriteLesson } from '~/services/vendors/ai-lessons.server';
 import { publishChange } from '~/utils/changes.server';
 import { log } from '~/utils/logger.server';
 import { lessonRegenerationQueue } from '~/queues/lesson-regeneration.server';

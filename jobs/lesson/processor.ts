@@ -12,12 +12,12 @@ import {
   type LessonJobContext,
   type LessonMedia,
 } from '~/models/lessons.server';
+import { describeAiFailure } from '~/services/vendors/ai.server';
 import {
-  describeAiFailure,
+  type LessonText,
   streamLesson,
   streamTranscriptSummary,
-  type LessonText,
-} from '~/services/vendors/ai.server';
+} from '~/services/vendors/ai-lessons.server';
 import {
   imageQuery,
   searchImage,

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { purgeExpired } from '~/models/expiry.server';
-import { endPaidPeriods, reconcileSubscriptions } from '~/services/billing.server';
+import { endPaidPeriods, reconcileSubscriptions } from '~/services/billing/reconciliation.server';
 import { maintenanceQueue } from '~/queues/maintenance.server';
 
 export async function processMaintenance(job: Job) {

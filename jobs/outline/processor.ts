@@ -11,11 +11,9 @@ import {
 import { getUserById } from '~/models/users.server';
 import { topicLimitOf } from '~/domain/outline-edit';
 import { materialDigest } from '~/services/material/relevance.server';
-import {
-  describeAiFailure,
-  generateOutline,
-  type OutlineRequest,
-} from '~/services/vendors/ai.server';
+import { describeAiFailure } from '~/services/vendors/ai.server';
+import { generateOutline } from '~/services/vendors/ai-outline.server';
+import type { OutlineRequest } from '~/services/vendors/ai-outline-prompt.server';
 import { publishChange } from '~/utils/changes.server';
 import { log } from '~/utils/logger.server';
 import { errorMessage, reportProgress, waitOutRateLimit } from '~/queues/retry.server';

@@ -15,7 +15,7 @@ import * as apiPaypal from '~/routes/api/api.paypal';
 import * as paymentPage from '~/routes/member/payment';
 import * as demoApproval from '~/routes/public/demo.paypal.approve';
 import * as demoPay from '~/routes/public/demo.razorpay.pay.$id';
-import { retryDelayMs, retryDueDemoWebhooks } from '~/services/demo-webhooks.server';
+import { retryDelayMs, retryDueDemoWebhooks } from '~/services/billing/demo-webhooks.server';
 import { paypal } from '~/services/vendors/paypal.server';
 import { razorpayProvider } from '~/services/vendors/razorpay.server';
 import { createSession } from '~/utils/auth.server';

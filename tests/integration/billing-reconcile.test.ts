@@ -10,7 +10,7 @@ import * as billingDemo from '~/routes/admin/admin.billing-demo';
 import * as apiPaypal from '~/routes/api/api.paypal';
 import * as successPage from '~/routes/member/success';
 import * as demoApproval from '~/routes/public/demo.paypal.approve';
-import { reconcileSubscriptions } from '~/services/billing.server';
+import { reconcileSubscriptions } from '~/services/billing/reconciliation.server';
 import { paypal } from '~/services/vendors/paypal.server';
 import { createSession } from '~/utils/auth.server';
 import { database, first, tables } from '~/utils/database.server';

@@ -12,7 +12,7 @@ import * as apiRazorpayPending from '~/routes/api/api.razorapypending';
 import * as paymentPage from '~/routes/member/payment';
 import * as paypalWebhook from '~/routes/api/webhooks.paypal';
 import * as razorpayWebhook from '~/routes/api/webhooks.razorpay';
-import { reconcileSubscriptions } from '~/services/billing.server';
+import { reconcileSubscriptions } from '~/services/billing/reconciliation.server';
 import { paypalWebhookId } from '~/services/vendors/paypal.server';
 import { createSession } from '~/utils/auth.server';
 import { database, first, tables } from '~/utils/database.server';

@@ -5,7 +5,7 @@ import { insertCourse, THIS_PROCESS } from '../support/courses';
 import { EMAIL_CLAIM_LEASE_MS, getCompletion } from '~/models/completions.server';
 import { finishCourse, retryCertificateEmail } from '~/services/course-completion.server';
 import { createUser } from '~/models/users.server';
-import { emailCertificate } from '~/services/certificate.server';
+import { emailCertificate } from '~/services/certificate/email.server';
 import { database, tables } from '~/utils/database.server';
 import { waitForRedis } from '~/utils/redis.server';
 
@@ -14,8 +14,8 @@ import { waitForRedis } from '~/utils/redis.server';
  * sent (here: the send never returns). The email must not be lost: the job
  * queued before the claim sends it once the claim has lapsed, and only once.
  */
-vi.mock('~/services/certificate.server', async (importOriginal) => {
-  const original = await importOriginal<typeof import('~/services/certificate.server')>();
+vi.mock('~/services/certificate/email.server', async (importOriginal) => {
+  const original = await importOriginal<typeof import('~/services/certificate/email.server')>();
   return { ...original, emailCertificate: vi.fn(original.emailCertificate) };
 });
 

@@ -23,7 +23,7 @@ import { createSession } from '~/utils/auth.server';
 import { env, resetEnvForTests } from '~/utils/env.server';
 import { markdownToSafeHtml } from '~/utils/markdown.server';
 import { startVendorMocks } from '~/utils/mocks.server';
-import { readEvents } from '~/utils/read-events';
+import { readEvents } from '~/browser/read-events';
 import { producerRedis } from '~/utils/redis.server';
 import { followDraft, startDraft, type DraftEvent } from '~/utils/drafts.server';
 import { freePort } from '../../scripts/lib/system';

@@ -8,7 +8,7 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { FormFeedback } from '~/components/form-feedback';
 import { listRecentSubscriptions } from '~/models/subscriptions.server';
-import { simulateAt } from '~/services/demo-billing.server';
+import { simulateAt } from '~/services/billing/demo.server';
 import { requireAdmin } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
 import { parseWith, readBody } from '~/utils/validation.server';

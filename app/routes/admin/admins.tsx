@@ -2,9 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { FormFeedback } from '~/components/form-feedback';
 import { listAdmins } from '~/models/admin.server';
-import { adminRoleAction } from '../admin-role-action.server';
+import { changeAdminRole } from '~/services/admin.server';
 import { requireAdmin } from '~/utils/auth.server';
 import { TableScroll } from '~/components/table-scroll';
+import { formResult } from '~/utils/responses.server';
+import { readBody } from '~/utils/validation.server';
 
 export const meta: MetaFunction = () => [{ title: 'Admins | Admin Panel' }];
 
@@ -13,7 +15,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { me: me.id, admins: await listAdmins() };
 }
 
-export const action = ({ request }: ActionFunctionArgs) => adminRoleAction(request);
+/** The Add Admin and Remove Admin buttons. */
+export async function action({ request }: ActionFunctionArgs) {
+  const result = await changeAdminRole(await requireAdmin(request), await readBody(request));
+  return result.ok
+    ? formResult(200, result.value.message, true)
+    : formResult(result.status, result.message);
+}
 
 export default function Admins() {
   const { me, admins } = useLoaderData<typeof loader>();

@@ -4,8 +4,10 @@ import { AdminTable } from '~/components/admin-table';
 import { FormFeedback } from '~/components/form-feedback';
 import { getPlan } from '~/domain/plans';
 import { listUsers } from '~/models/admin.server';
-import { adminRoleAction } from '../admin-role-action.server';
+import { changeAdminRole } from '~/services/admin.server';
 import { requireAdmin } from '~/utils/auth.server';
+import { formResult } from '~/utils/responses.server';
+import { readBody } from '~/utils/validation.server';
 import { pageRequest } from '~/utils/paging.server';
 
 export const meta: MetaFunction = () => [{ title: 'Users | Admin Panel' }];
@@ -20,7 +22,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { paidOnly, ...page, q: paging.q, sort: paging.sort, dir: paging.dir };
 }
 
-export const action = ({ request }: ActionFunctionArgs) => adminRoleAction(request);
+/** The Add Admin and Remove Admin buttons. */
+export async function action({ request }: ActionFunctionArgs) {
+  const result = await changeAdminRole(await requireAdmin(request), await readBody(request));
+  return result.ok
+    ? formResult(200, result.value.message, true)
+    : formResult(result.status, result.message);
+}
 
 export default function Users() {
   const data = useLoaderData<typeof loader>();

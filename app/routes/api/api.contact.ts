@@ -3,7 +3,7 @@ import { submitContact } from '~/services/contact.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
 import { readBody } from '~/utils/validation.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/contact {fname, lname, email, phone, msg} -> {success, message}. */
 export async function action({ request, context }: ActionFunctionArgs) {

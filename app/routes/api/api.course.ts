@@ -11,7 +11,7 @@ import { createCourseFromContent } from '~/services/course-generation.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 import { MAX_COURSE_BODY_BYTES } from '~/domain/content-limits';
 import type { RouteBodyLimit } from '~/load-context';
 

@@ -1,4 +1,4 @@
-import { coursesApi } from '../courses-api.server';
+import { coursesApi } from '~/api/courses-api.server';
 
-/** GET /api/courses (see ../courses-api.server.ts, which the express server also calls). */
+/** GET /api/courses (see app/api/courses-api.server.ts, which the express server also calls). */
 export const loader = coursesApi.loader;

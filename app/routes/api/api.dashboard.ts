@@ -3,7 +3,7 @@ import { dashboardFigures, listAdmins } from '~/models/admin.server';
 import { getPolicies } from '~/models/policies.server';
 import { requireApiAdmin } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/dashboard: the API's dashboard response (dollars in `sum` and `total`). */
 export async function action({ request }: ActionFunctionArgs) {

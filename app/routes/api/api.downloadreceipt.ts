@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { emailReceipt } from '~/services/billing.server';
+import { emailReceipt } from '~/services/billing/member-receipts.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { hit, tooManyRequests, type RateLimit } from '~/utils/rate-limit.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 const RECEIPT_EMAIL_LIMIT: RateLimit = { name: 'receipt-email', max: 5, windowSeconds: 60 * 60 };
 

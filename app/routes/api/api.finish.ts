@@ -3,7 +3,7 @@ import { finishCourse } from '~/services/course-completion.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/finish {courseId} -> {success}. Only the course's owner, only when

@@ -1,8 +1,8 @@
 import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { requestPasswordReset } from '~/services/accounts.server';
+import { requestPasswordReset } from '~/services/accounts/password-reset.server';
 import { clientIp } from '~/utils/rate-limit.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/forgot {email, name, company, logo} -> {success, message}. Only the

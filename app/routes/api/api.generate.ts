@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { generateText } from '~/services/vendors/ai.server';
+import { generateText } from '~/services/vendors/ai-lessons.server';
 import { requireAiAllowance, vendorUnavailable } from '~/services/ai-allowance.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { log } from '~/utils/logger.server';
 import { markdownToSafeHtml } from '~/utils/markdown.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/generate { prompt }: the model's answer as `text`, sanitized HTML (the spec's

@@ -3,8 +3,8 @@ import { listAdmins, listUsers } from '~/models/admin.server';
 import { requireApiAdmin } from '~/utils/auth.server';
 import { pageRequest } from '~/utils/paging.server';
 import { guardApi } from '~/utils/responses.server';
-import { apiUser } from '../admin-api.server';
-import { API, apiJson } from '../api-contract.server';
+import { apiUser } from '~/api/admin-lists.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** GET /api/getadmins -> {admins, users}: every admin ('no' = removable) and a page of members. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,6 +1,6 @@
 import { listContacts } from '~/models/admin.server';
-import { API } from '../api-contract.server';
-import { adminListRoute } from '../admin-api.server';
+import { API } from '~/api/contract.server';
+import { adminListRoute } from '~/api/admin-lists.server';
 
 /** GET /api/getcontact: contact messages, newest first, paged. */
 export const loader = adminListRoute(API.getcontact, ['email', 'created'], listContacts, (row) => ({

@@ -1,7 +1,7 @@
 import { listCourses } from '~/models/admin.server';
 import { courseRecord } from '~/services/course-content.server';
-import { API } from '../api-contract.server';
-import { adminListRoute } from '../admin-api.server';
+import { API } from '~/api/contract.server';
+import { adminListRoute } from '~/api/admin-lists.server';
 
 /** GET /api/getcourses: every member's courses as course records without content, paged. */
 export const loader = adminListRoute(

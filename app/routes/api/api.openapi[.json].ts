@@ -1,6 +1,6 @@
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
-import { openApiDocument } from '../openapi.server';
+import { API, apiJson } from '~/api/contract.server';
+import { openApiDocument } from '~/api/openapi.server';
 
 /** GET /api/openapi.json: the OpenAPI 3.1 document of every /api route (ADR 0035). */
 export async function loader() {

@@ -5,7 +5,7 @@ import { rewriteOutlineOf, saveOutlineOf } from '~/services/outline-authoring.se
 import { requireApiUser } from '~/utils/auth.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
 import { requireValidBody } from '~/utils/validation.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * The outline of /topics for API clients (ADR 0032). GET answers it as the page shows it;

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { fail } from '~/domain/result';
-import { planFromApi, startCheckout } from '~/services/billing.server';
+import { planFromApi } from '~/services/billing/providers.server';
+import { startCheckout } from '~/services/billing/checkout.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { providerReturnBase } from '~/utils/public-url.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
-import { payPalCreated } from '../provider-objects.server';
+import { API, apiJson } from '~/api/contract.server';
+import { payPalCreated } from '~/api/provider-objects.server';
 
 /**
  * POST /api/paypal {planId, email, name, lastName, post, address, country} ->

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { cancelSubscription, MESSAGES } from '~/services/billing.server';
+import { cancelSubscription } from '~/services/billing/cancellation.server';
+import { MESSAGES } from '~/services/billing/providers.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/paypalcancel -> {success, message}: cancels the caller's own

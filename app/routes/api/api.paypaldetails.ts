@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { confirmSubscription } from '~/services/billing.server';
+import { confirmSubscription } from '~/services/billing/checkout.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
-import { asPayPalSubscription } from '../provider-objects.server';
+import { API, apiJson } from '~/api/contract.server';
+import { asPayPalSubscription } from '~/api/provider-objects.server';
 
 /**
  * POST /api/paypaldetails {subscriberId} -> PayPal's subscription object (its REST JSON, as

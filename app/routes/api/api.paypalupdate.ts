@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { fail } from '~/domain/result';
-import { planFromApi, startPlanChange } from '~/services/billing.server';
+import { planFromApi } from '~/services/billing/providers.server';
+import { startPlanChange } from '~/services/billing/plan-change.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { providerReturnBase } from '~/utils/public-url.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/paypalupdate {idPlan} -> {success, links}: moves the caller's own

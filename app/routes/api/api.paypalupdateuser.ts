@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { memberType } from '~/domain/plans';
-import { confirmPlanChange } from '~/services/billing.server';
+import { confirmPlanChange } from '~/services/billing/plan-change.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/paypalupdateuser {id} -> {success, plan}: after the plan change

@@ -1,6 +1,6 @@
 import { getPublicPolicies } from '~/models/policies.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** GET /api/policies -> [{ terms, privacy, cancel, refund, billing }], each sanitized HTML. */
 export async function loader() {

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { updateProfile } from '~/services/accounts.server';
+import { updateProfile } from '~/services/accounts/profile.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { fail } from '~/domain/result';
 import { apiAction } from '~/utils/actions.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/profile {email, mName, password, currentPassword, uid} -> {success,

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { outlineForPrompt } from '~/services/vendors/ai.server';
+import { outlineForPrompt } from '~/services/vendors/ai-outline.server';
 import { requireAiAllowance, vendorUnavailable } from '~/services/ai-allowance.server';
 import { outlineAsContent } from '~/services/course-content.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { log } from '~/utils/logger.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/prompt { prompt }: an outline as JSON text in the spec's course content shape (every

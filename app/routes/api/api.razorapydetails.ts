@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { confirmSubscription } from '~/services/billing.server';
+import { confirmSubscription } from '~/services/billing/checkout.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
-import { asRazorpaySubscription } from '../provider-objects.server';
+import { API, apiJson } from '~/api/contract.server';
+import { asRazorpaySubscription } from '~/api/provider-objects.server';
 
 /**
  * POST /api/razorapydetails {subscriberId} -> Razorpay's subscription entity: the caller's

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { fail, ok } from '~/domain/result';
-import { confirmSubscription } from '~/services/billing.server';
+import { confirmSubscription } from '~/services/billing/checkout.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/razorapypending {sub} -> {status}: 'active' (the caller is now

@@ -3,7 +3,7 @@ import { removeAdmin } from '~/services/admin.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiAdmin } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/removeadmin {email} -> {success, message}. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,8 +1,8 @@
 import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { resetPassword } from '~/services/accounts.server';
+import { resetPassword } from '~/services/accounts/password-reset.server';
 import { clientIp } from '~/utils/rate-limit.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/reset-password {password, token} -> {success, message, email}. */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -3,7 +3,7 @@ import { savePolicyText } from '~/services/admin.server';
 import { apiAction } from '~/utils/actions.server';
 import { requireApiAdmin } from '~/utils/auth.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/saveadmin {data, type} -> {success, message}: the policy HTML, sanitized on the way in. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -3,7 +3,7 @@ import { sendCertificate } from '~/services/course-completion.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/sendcertificate {courseId?}: emails the certificate of the caller's own finished

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { emailLatestReceiptOnce } from '~/services/billing.server';
+import { emailLatestReceiptOnce } from '~/services/billing/member-receipts.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /**
  * POST /api/sendreceipt -> {success, message}: the receipt of the caller's

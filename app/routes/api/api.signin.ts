@@ -2,10 +2,10 @@ import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { memberType } from '~/domain/plans';
 import type { User } from '~/models/users.server';
-import { signIn } from '~/services/accounts.server';
+import { signIn } from '~/services/accounts/sign-in.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { withCookies } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** The spec's userData: its field names, the plan as its `type`; never the password hash. */
 function toUserData(user: User) {

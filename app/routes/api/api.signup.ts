@@ -1,9 +1,9 @@
 import { apiAction } from '~/utils/actions.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { signUp } from '~/services/accounts.server';
+import { signUp } from '~/services/accounts/sign-up.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { withCookies } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/signup {email, mName, password, type} -> {success, message, userId}; also signs in. */
 export async function action({ request, context }: ActionFunctionArgs) {

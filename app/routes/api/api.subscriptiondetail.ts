@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { subscriptionDetails } from '~/services/billing.server';
+import { subscriptionDetails } from '~/services/billing/subscription-view.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
-import { asPayPalSubscription, asRazorpaySubscription } from '../provider-objects.server';
+import { API, apiJson } from '~/api/contract.server';
+import { asPayPalSubscription, asRazorpaySubscription } from '~/api/provider-objects.server';
 
 /**
  * POST /api/subscriptiondetail -> {session, method}: the caller's subscription as its provider

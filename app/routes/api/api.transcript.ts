@@ -4,7 +4,7 @@ import { requireAiAllowance } from '~/services/ai-allowance.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 export const NO_TRANSCRIPT_MESSAGE = 'No transcript is available for this video';
 

@@ -9,7 +9,7 @@ import { getCourseForUser } from '~/models/courses.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { badRequest, requireValidBody } from '~/utils/validation.server';
 import { failureJson, guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 import { MAX_COURSE_BODY_BYTES } from '~/domain/content-limits';
 import type { RouteBodyLimit } from '~/load-context';
 

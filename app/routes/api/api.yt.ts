@@ -4,7 +4,7 @@ import { requireAiAllowance, vendorUnavailable } from '~/services/ai-allowance.s
 import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { guardApi } from '~/utils/responses.server';
-import { API, apiJson } from '../api-contract.server';
+import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/yt { prompt }: an embeddable video's id as `url` (empty when none). */
 export async function action({ request }: ActionFunctionArgs) {

@@ -8,7 +8,8 @@ import type {
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
-import { forgotSchema, requestPasswordReset } from '~/services/accounts.server';
+import { forgotSchema } from '~/services/accounts/schemas.server';
+import { requestPasswordReset } from '~/services/accounts/password-reset.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireAnonymous } from '~/utils/auth.server';
 import { formatCountdown } from '~/utils/countdown';

@@ -9,7 +9,9 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
 import { isResetTokenUsable } from '~/models/password-resets.server';
-import { MESSAGES, resetFormSchema, resetPassword } from '~/services/accounts.server';
+import { MESSAGES } from '~/services/accounts/messages.server';
+import { resetFormSchema } from '~/services/accounts/schemas.server';
+import { resetPassword } from '~/services/accounts/password-reset.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireAnonymous } from '~/utils/auth.server';
 import { clientIp } from '~/utils/rate-limit.server';

@@ -7,7 +7,8 @@ import {
 } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
-import { signIn, signInSchema } from '~/services/accounts.server';
+import { signIn } from '~/services/accounts/sign-in.server';
+import { signInSchema } from '~/services/accounts/schemas.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireAnonymous, signedInRedirect } from '~/utils/auth.server';
 import { clientIp } from '~/utils/rate-limit.server';

@@ -7,7 +7,8 @@ import {
 } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
-import { signUp, signUpSchema } from '~/services/accounts.server';
+import { signUp } from '~/services/accounts/sign-up.server';
+import { signUpSchema } from '~/services/accounts/schemas.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireAnonymous, signedInRedirect } from '~/utils/auth.server';
 import { safeRedirect } from '~/utils/redirect';

@@ -8,7 +8,9 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
 import { emailChangeFor } from '~/models/email-changes.server';
-import { confirmEmailChange, emailChangeSchema, MESSAGES } from '~/services/accounts.server';
+import { confirmEmailChange } from '~/services/accounts/profile.server';
+import { emailChangeSchema } from '~/services/accounts/schemas.server';
+import { MESSAGES } from '~/services/accounts/messages.server';
 import authStyles from '~/styles/auth.css?url';
 import { formAction } from '~/utils/actions.server';
 import { toastHeader } from '~/utils/toast.server';

@@ -13,7 +13,7 @@ import { courseProgress, getCompletion } from '~/models/completions.server';
 import { finishCourse, sendCertificate } from '~/services/course-completion.server';
 import { getCourseForUser } from '~/models/courses.server';
 import { languageAttributes } from '~/domain/languages';
-import { formatCertificateDate } from '~/services/certificate.server';
+import { formatCertificateDate } from '~/services/certificate/template.server';
 import certificateStyles from '~/styles/certificate.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { CERTIFICATE_FILENAME, CERTIFICATE_HEIGHT, CERTIFICATE_WIDTH } from '~/utils/certificate';

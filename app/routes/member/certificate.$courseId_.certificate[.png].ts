@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { getCompletion } from '~/models/completions.server';
 import { toCertificateData } from '~/services/course-completion.server';
 import { getCourseForUser } from '~/models/courses.server';
-import { CERTIFICATE_FILENAME, certificatePng } from '~/services/certificate.server';
+import { CERTIFICATE_FILENAME } from '~/utils/certificate';
+import { certificatePng } from '~/services/certificate/png.server';
 import { requireUser } from '~/utils/auth.server';
 
 /**

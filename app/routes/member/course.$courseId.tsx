@@ -28,17 +28,14 @@ import { TimeZoneCookie } from '~/components/time-zone-cookie';
 import { VideoFacade } from '~/components/video-facade';
 import { ProgressCircle } from '~/components/progress-circle';
 import { ExportLinks, ScormExportLink } from '~/components/export-links';
-import {
-  courseOutline,
-  getCourseForUser,
-  statusOfLessons,
-  type CourseStatus,
-} from '~/models/courses.server';
+import { courseOutline, getCourseForUser, statusOfLessons } from '~/models/courses.server';
+import type { CourseStatus } from '~/models/courses.server';
 import { getCompletion } from '~/models/completions.server';
-import { getLessonOfCourse, markLessonDone, parseCredit } from '~/models/lessons.server';
+import { getLessonOfCourse, parseCredit } from '~/models/lessons.server';
 import { documentIdOfCourse } from '~/models/source-documents.server';
 import { describeSources } from '~/domain/material';
-import { keepCourseGenerating, withJobService } from '~/services/course-generation.server';
+import { withJobService } from '~/services/course-generation.server';
+import { openLesson } from '~/services/member-lessons.server';
 import { readLessonNote } from '~/services/lesson-notes.server';
 import { regenerationStatus } from '~/services/lesson-regeneration.server';
 import { shareStateOf } from '~/services/course-sharing.server';
@@ -50,7 +47,7 @@ import { env } from '~/utils/env.server';
 import { reviewClock } from '~/utils/review-clock.server';
 import { requireUser } from '~/utils/auth.server';
 import { truncateWords } from '~/utils/text';
-import { useLongPoll } from '~/utils/use-long-poll';
+import { useLongPoll } from '~/browser/use-long-poll';
 import { parseWith, readBody } from '~/utils/validation.server';
 import { progressOf } from '~/domain/progress';
 import { canExportScorm } from '~/domain/plans';
@@ -161,22 +158,15 @@ const openedSchema = z.object({
   intent: z.enum(['viewed', 'open']),
 });
 
-/**
- * The member opened a lesson: a written one counts as studied (the product's
- * done mark, and so the first lesson is done once the course is opened); one
- * still being written moves to the front of the queue.
- */
+/** The member opened a lesson (`openLesson`): it counts as studied, or goes first in the queue. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const course = await ownCourse(user, params.courseId);
   const parsed = parseWith(openedSchema, await readBody(request));
   if (!parsed.ok) return data({ ok: false }, { status: 400 });
   const { lessonId, intent } = parsed.value;
-  const lessons = (await courseOutline(course.id)).flatMap((topic) => topic.lessons);
-  const lesson = lessons.find((candidate) => candidate.id === lessonId);
+  const lesson = await openLesson(course.id, lessonId);
   if (!lesson) throw new Response('Not Found', { status: 404 });
-  if (lesson.state === 'done') await markLessonDone(lesson.id);
-  await keepCourseGenerating(course.id, lessons, lesson.id);
   if (intent === 'open') return redirect(`/course/${course.id}?lesson=${lesson.id}`);
   return { ok: true };
 }

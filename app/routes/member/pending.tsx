@@ -6,7 +6,8 @@ import {
 } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FormFeedback } from '~/components/form-feedback';
-import { confirmSubscription, MESSAGES, pendingPayment } from '~/services/billing.server';
+import { confirmSubscription, pendingPayment } from '~/services/billing/checkout.server';
+import { MESSAGES } from '~/services/billing/providers.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { formResult } from '~/utils/responses.server';

@@ -9,7 +9,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useEffect, useRef } from 'react';
 import { ApiTokens, type TokenResult } from '~/components/api-tokens';
 import { FormErrorBoundary, FormFeedback } from '~/components/form-feedback';
-import { profileSchema, updateProfile } from '~/services/accounts.server';
+import { profileSchema } from '~/services/accounts/schemas.server';
+import { updateProfile } from '~/services/accounts/profile.server';
 import {
   createApiToken,
   createTokenSchema,

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { receiptDownload } from '~/services/billing.server';
+import { receiptDownload } from '~/services/billing/member-receipts.server';
 import { requireUser } from '~/utils/auth.server';
 
 /** GET /receipts/:number.pdf: one of the member's own receipts, rendered on the server. */

@@ -9,14 +9,14 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { FormFeedback } from '~/components/form-feedback';
 import { SubscriptionSummary } from '~/components/subscription-summary';
 import { getPlan, isPaidPlan } from '~/domain/plans';
+import { cancelSubscription } from '~/services/billing/cancellation.server';
+import { MESSAGES } from '~/services/billing/providers.server';
+import { startPlanChange } from '~/services/billing/plan-change.server';
 import {
-  cancelSubscription,
-  MESSAGES,
-  startPlanChange,
   subscriptionDetails,
   subscriptionSummary,
-} from '~/services/billing.server';
-import { formatMoney } from '~/services/receipts.server';
+} from '~/services/billing/subscription-view.server';
+import { formatMoney } from '~/services/billing/receipts.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { pageMeta } from '~/utils/meta';

@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import type { PaymentProvider } from '../../../db/schema';
 import { SubscriptionSummary } from '~/components/subscription-summary';
-import { confirmSubscription, subscriptionSummary } from '~/services/billing.server';
+import { confirmSubscription } from '~/services/billing/checkout.server';
+import { subscriptionSummary } from '~/services/billing/subscription-view.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
 

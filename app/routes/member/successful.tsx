@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { SubscriptionSummary } from '~/components/subscription-summary';
 import { getPlan } from '~/domain/plans';
-import { confirmPlanChange, subscriptionSummary } from '~/services/billing.server';
+import { confirmPlanChange } from '~/services/billing/plan-change.server';
+import { subscriptionSummary } from '~/services/billing/subscription-view.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
 

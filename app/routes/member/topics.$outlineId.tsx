@@ -11,7 +11,8 @@ import { useMemo } from 'react';
 import { FormFeedback } from '~/components/form-feedback';
 import { GenerationState } from '~/components/generation-state';
 import { OutlineEditor } from '~/components/outline-editor';
-import { getOutlineForUser, outlineStatus, type OutlineStatus } from '~/models/outlines.server';
+import { getOutlineForUser, outlineStatus } from '~/models/outlines.server';
+import type { OutlineStatus } from '~/models/outlines.server';
 import { z } from 'zod';
 import {
   cancelOutlineOf,
@@ -38,7 +39,7 @@ import type { Result } from '~/domain/result';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { parseWith, readBody, requiredText } from '~/utils/validation.server';
-import { useLongPoll } from '~/utils/use-long-poll';
+import { useLongPoll } from '~/browser/use-long-poll';
 import { languageAttributes } from '~/domain/languages';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];

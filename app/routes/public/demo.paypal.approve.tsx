@@ -6,7 +6,7 @@ import {
 } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
 import { mockPayPalApproval, mockPayPalCancelUrl } from '../../../mocks/paypal';
-import { approveDemoPayPal } from '~/services/demo-billing.server';
+import { approveDemoPayPal } from '~/services/billing/demo.server';
 import authStyles from '~/styles/auth.css?url';
 import { env } from '~/utils/env.server';
 

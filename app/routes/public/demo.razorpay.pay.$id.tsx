@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { DEMO_RAZORPAY_PLANS, getMockRazorpaySubscription } from '../../../mocks/razorpay';
-import { payDemoRazorpay } from '~/services/demo-billing.server';
+import { payDemoRazorpay } from '~/services/billing/demo.server';
 import authStyles from '~/styles/auth.css?url';
 import { env } from '~/utils/env.server';
 

@@ -5,7 +5,7 @@ import { Faq, type FaqItem } from '~/components/faq';
 import { PlanCards } from '~/components/plan-card';
 import { materialAllowance } from '~/domain/material';
 import { FLASHCARD_PLANS, PLAN_DEFINITIONS, PLAN_LIST } from '~/domain/plans';
-import { paidUntilOf } from '~/services/billing.server';
+import { paidUntilOf } from '~/services/billing/subscription-view.server';
 import publicStyles from '~/styles/public.css?url';
 import { getSessionUser } from '~/utils/auth.server';
 import { pageMeta } from '~/utils/meta';

@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { getCertificateByPublicId } from '~/models/completions.server';
-import { formatCertificateDate } from '~/services/certificate.server';
+import { formatCertificateDate } from '~/services/certificate/template.server';
 import certificateStyles from '~/styles/certificate.css?url';
 import { env } from '~/utils/env.server';
 

@@ -1,6 +1,6 @@
 /**
  * What the product needs from a language model, whoever serves it. Every AI feature (outlines,
- * lessons, quizzes, the tutor) is written against this interface in `ai.server.ts`; each vendor
+ * lessons, quizzes, the tutor) calls this interface through `ai.server.ts`; each vendor
  * SDK lives behind it in its own file, and the configuration picks one (`aiProvider()`).
  */
 

@@ -9,14 +9,8 @@ import {
 import { stripCodeFences } from '~/utils/markdown.server';
 import { htmlToPlainText } from '~/utils/text';
 import type { AiTool } from './ai-provider.server';
-import {
-  AiOutputError,
-  callTool,
-  languageInstruction,
-  oneLine,
-  TEACHER_SYSTEM,
-  type CallOptions,
-} from './ai.server';
+import { AiOutputError, type CallOptions, callTool, oneLine, TEACHER_SYSTEM } from './ai.server';
+import { languageInstruction } from '~/domain/languages';
 
 /**
  * A lesson's flashcards from the model as a forced tool call, accepted only when every card asks

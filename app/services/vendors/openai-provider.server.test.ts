@@ -3,7 +3,8 @@ import { openaiHandlers } from '../../../mocks/openai';
 import { aiProviderContract, lessonRequest } from '../../../tests/support/ai-provider-contract';
 import { resetEnvForTests } from '~/utils/env.server';
 import { openaiProvider } from './openai-provider.server';
-import { describeAiFailure, languageInstruction } from './ai.server';
+import { describeAiFailure } from './ai.server';
+import { languageInstruction } from '~/domain/languages';
 
 // The real `openai` SDK against the HTTP mock of Chat Completions.
 process.env.AI_PROVIDER = 'openai';

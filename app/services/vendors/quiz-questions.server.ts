@@ -2,14 +2,8 @@ import { z } from 'zod';
 import { stripCodeFences } from '~/utils/markdown.server';
 import type { QuizQuestion } from '../../../db/schema';
 import type { AiTool } from './ai-provider.server';
-import {
-  AiOutputError,
-  callTool,
-  languageInstruction,
-  oneLine,
-  TEACHER_SYSTEM,
-  type CallOptions,
-} from './ai.server';
+import { AiOutputError, type CallOptions, callTool, oneLine, TEACHER_SYSTEM } from './ai.server';
+import { languageInstruction } from '~/domain/languages';
 
 /**
  * Quiz questions from the model as a forced tool call, accepted only when each question has

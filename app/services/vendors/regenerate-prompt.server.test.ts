@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MOCK_SIMPLER_START, mockMarkdownLesson } from '../../../mocks/ai-answers';
-import { lessonPrompt, regeneratePrompt } from './ai.server';
+import { lessonPrompt, regeneratePrompt } from './ai-lessons.server';
 
 const request = { mainTopic: 'Beekeeping', subtopic: 'Hives', language: 'en' };
 

@@ -1,10 +1,10 @@
-import { approveMockPayPal, simulatePayPal, type PayPalSimulation } from '../../mocks/paypal';
-import { simulateRazorpay, type RazorpaySimulation } from '../../mocks/razorpay';
-import type { PaymentProvider } from '../../db/schema';
+import { approveMockPayPal, simulatePayPal, type PayPalSimulation } from '../../../mocks/paypal';
+import { simulateRazorpay, type RazorpaySimulation } from '../../../mocks/razorpay';
+import type { PaymentProvider } from '../../../db/schema';
 import { fail, ok, type Result } from '~/domain/result';
 import { env } from '~/utils/env.server';
 import { sendDemoWebhook } from './demo-webhooks.server';
-import { paypalWebhookId } from './vendors/paypal.server';
+import { paypalWebhookId } from '../vendors/paypal.server';
 
 /**
  * Demo mode only: what happens at a simulated provider (a payment, a renewal,

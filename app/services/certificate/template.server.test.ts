@@ -1,17 +1,14 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodePngSize } from '../../tests/support/courses';
+import { decodePngSize } from '../../../tests/support/courses';
+import { renderCertificatePng } from './png.server';
 import {
-  certificateEmail,
   certificateSvg,
-  escapeXml,
-  fitText,
   formatCertificateDate,
-  renderCertificatePng,
-  wrapText,
   type Branding,
   type CertificateData,
-} from './certificate.server';
+} from './template.server';
+import { escapeXml, fitText, wrapText } from './text-fit.server';
 
 const branding: Branding = {
   companyName: 'Acme Learning',
@@ -80,20 +77,5 @@ describe('the certificate template', () => {
     expect(again.equals(first)).toBe(true);
     const other = await renderCertificatePng({ ...data, memberName: 'Grace Hopper' }, branding);
     expect(other.equals(first)).toBe(false);
-  });
-});
-
-describe('the certificate email', () => {
-  it('is written from the stored completion only, with the verification link', () => {
-    const email = certificateEmail(
-      { ...data, memberName: '<b>Ada</b>' },
-      'Acme Learning',
-      'https://courses.example.com/verify/K7QF-9M2X-PA4D-H8TR',
-    );
-    expect(email.subject).toBe('Your certificate for Introduction to Astronomy');
-    expect(email.html).toContain('&lt;b&gt;Ada&lt;/b&gt;');
-    expect(email.html).toContain('https://courses.example.com/verify/K7QF-9M2X-PA4D-H8TR');
-    expect(email.html).toContain('22/11/2026');
-    expect(email.text).toContain('certificate.png');
   });
 });

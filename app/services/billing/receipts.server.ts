@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { BillingCustomer } from '../../db/schema';
+import type { BillingCustomer } from '../../../db/schema';
 import { getPlan } from '~/domain/plans';
 import {
   claimReceiptEmail,
@@ -11,7 +11,7 @@ import {
 import { env } from '~/utils/env.server';
 import { escapeHtml } from '~/utils/escape';
 import { log } from '~/utils/logger.server';
-import { sendEmail } from './vendors/mailer.server';
+import { sendEmail } from '../vendors/mailer.server';
 import { projectPath } from '~/utils/project-files.server';
 
 /**

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { env } from '~/utils/env.server';
-import { API, ErrorBody, type ApiOperation, type ResponseDoc } from './api-contract.server';
+import { API } from './contract.server';
+import type { ApiOperation, ResponseDoc } from './contract/operation.server';
+import { ErrorBody } from './contract/shapes.server';
 
 /**
  * The OpenAPI 3.1 document of the `/api` (ADR 0035), generated from the zod schemas the routes
- * parse requests with and type their answers against (api-contract.server.ts), so the document
+ * parse requests with and type their answers against (contract.server.ts and ./contract), so the document
  * cannot drift from the code without `tsc` or the contract test saying so.
  */
 

@@ -1,5 +1,5 @@
-import { readKnobs } from '../../mocks/knobs';
-import type { PaymentProvider } from '../../db/schema';
+import { readKnobs } from '../../../mocks/knobs';
+import type { PaymentProvider } from '../../../db/schema';
 import {
   addDemoWebhookDelivery,
   claimDemoWebhookDelivery,
@@ -11,7 +11,7 @@ import {
 import { withTimeout } from '~/utils/concurrency';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
-import { receivePayPalWebhook, receiveRazorpayWebhook } from './billing-webhooks.server';
+import { receivePayPalWebhook, receiveRazorpayWebhook } from './webhooks.server';
 
 /**
  * Demo mode only: how the simulated providers send their signed webhooks (ADR 0037).

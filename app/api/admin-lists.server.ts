@@ -4,7 +4,7 @@ import type { Plan } from '../../db/schema';
 import { requireApiAdmin } from '~/utils/auth.server';
 import { pageRequest } from '~/utils/paging.server';
 import { guardApi } from '~/utils/responses.server';
-import { apiJson, type ApiBody, type ApiOperation } from './api-contract.server';
+import { apiJson, type ApiBody, type ApiOperation } from './contract.server';
 
 type RowOf<O extends ApiOperation> = ApiBody<O, 200> extends readonly (infer E)[] ? E : never;
 

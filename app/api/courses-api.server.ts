@@ -6,7 +6,7 @@ import {
 import { requireApiUser } from '~/utils/auth.server';
 import { jsonRoute } from '~/utils/json-route.server';
 import { failureJson } from '~/utils/responses.server';
-import { API, type ApiBody } from './api-contract.server';
+import { API, type ApiBody } from './contract.server';
 
 /**
  * GET /api/courses: the caller's courses as the spec's course records (with their content),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { API, type ApiOperation } from './api-contract.server';
+import { API, type ApiOperation } from './contract.server';
 import { openApiDocument } from './openapi.server';
 
 /**
@@ -10,7 +10,7 @@ import { openApiDocument } from './openapi.server';
  * its module answers, and every schema in it is valid JSON Schema 2020-12 (OpenAPI 3.1's).
  * What each route answers is checked against the document by tests/integration/api-contract.
  */
-const ROUTES_DIR = path.join(import.meta.dirname, 'api');
+const ROUTES_DIR = path.join(import.meta.dirname, '../routes/api');
 const operations = Object.values(API) as ApiOperation[];
 
 type Operation = {

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
-import type { PayPalSubscription, RazorpaySubscription } from './api-contract.server';
+import type {
+  PayPalSubscription,
+  RazorpaySubscription,
+} from './contract/provider-subscriptions.server';
 
 /**
  * The providers' own subscription objects, which the `/api` answers as the spec's "provider

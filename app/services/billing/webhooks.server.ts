@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { PaymentProvider } from '../../db/schema';
+import type { PaymentProvider } from '../../../db/schema';
 import { fail, ok, type Result } from '~/domain/result';
 import { getPaymentEvent, storeWebhookEvent } from '~/models/payment-events.server';
 import { getSubscriptionByProviderId } from '~/models/subscriptions.server';
 import { getUserById } from '~/models/users.server';
 import { billingEventQueue } from '~/queues/billing-event.server';
 import { log } from '~/utils/logger.server';
-import { syncSubscription, type SyncOutcome } from './billing.server';
-import { paymentFailedEmail } from './email-templates.server';
-import { verifyPayPalWebhook } from './vendors/paypal.server';
-import { verifyRazorpayWebhook } from './vendors/razorpay.server';
-import { sendEmail } from './vendors/mailer.server';
+import { syncSubscription, type SyncOutcome } from './reconciliation.server';
+import { paymentFailedEmail } from '../email-templates.server';
+import { verifyPayPalWebhook } from '../vendors/paypal.server';
+import { verifyRazorpayWebhook } from '../vendors/razorpay.server';
+import { sendEmail } from '../vendors/mailer.server';
 
 /**
  * Provider webhooks: verified before anything is stored, stored raw once (the

@@ -5,7 +5,7 @@ import {
   resetFormSchema,
   signInSchema,
   signUpSchema,
-} from './accounts.server';
+} from './schemas.server';
 import { parseWith } from '~/utils/validation.server';
 
 const REQUIRED = 'Please fill in all required fields';

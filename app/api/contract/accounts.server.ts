@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import {
+  forgotSchema,
+  profileSchema,
+  resetApiSchema,
+  signInSchema,
+  signUpSchema,
+} from '~/services/accounts/schemas.server';
+import { json, operation, type ApiOperation } from './operation.server';
+import { ErrorBody, MemberTypeSchema, Message, success } from './shapes.server';
+
+/** Accounts: signing up and in, passwords, the profile. */
+export const accountOperations = {
+  signin: operation({
+    method: 'POST',
+    path: '/api/signin',
+    file: 'api.signin.ts',
+    summary: 'Sign in',
+    description: 'Sets the session cookie (for browsers on this site; API clients use a token).',
+    tag: 'Accounts',
+    audience: 'anyone',
+    body: signInSchema,
+    responses: {
+      200: json(
+        'Signed in',
+        z.object({
+          success,
+          message: z.string(),
+          userData: z.object({
+            email: z.string(),
+            mName: z.string(),
+            _id: z.string(),
+            type: MemberTypeSchema,
+          }),
+        }),
+      ),
+    },
+  }),
+  signup: operation({
+    method: 'POST',
+    path: '/api/signup',
+    file: 'api.signup.ts',
+    summary: 'Sign up',
+    description: 'Every account starts free: a `type` sent along is ignored. Also signs in.',
+    tag: 'Accounts',
+    audience: 'anyone',
+    body: signUpSchema,
+    responses: {
+      200: json('Account made', z.object({ success, message: z.string(), userId: z.string() })),
+    },
+  }),
+  data: operation({
+    method: 'POST',
+    path: '/api/data',
+    file: 'api.data.ts',
+    summary: 'Removed: send an email',
+    description:
+      'Sent any HTML to any address (an open mail relay). The server sends its account emails itself.',
+    tag: 'Accounts',
+    audience: 'anyone',
+    responses: { 410: json('Gone', ErrorBody) },
+  }),
+  forgot: operation({
+    method: 'POST',
+    path: '/api/forgot',
+    file: 'api.forgot.ts',
+    summary: 'Email a password reset link',
+    description:
+      'Only `email` is read (name, company and logo come from the account and the configuration). The same answer whether or not the account exists.',
+    tag: 'Accounts',
+    audience: 'anyone',
+    body: forgotSchema,
+    responses: { 200: json('Sent if the account exists', Message) },
+  }),
+  resetPassword: operation({
+    method: 'POST',
+    path: '/api/reset-password',
+    file: 'api.reset-password.ts',
+    summary: 'Set a new password with a reset token',
+    tag: 'Accounts',
+    audience: 'anyone',
+    body: resetApiSchema,
+    responses: {
+      200: json('Password changed', z.object({ success, message: z.string(), email: z.string() })),
+    },
+  }),
+  profile: operation({
+    method: 'POST',
+    path: '/api/profile',
+    file: 'api.profile.ts',
+    summary: "Change the caller's name, email or password",
+    description:
+      'A new email or password needs `currentPassword`; a new email takes effect when the link sent to it is followed. A new password ends every session and API token.',
+    tag: 'Accounts',
+    audience: 'member',
+    body: profileSchema.and(z.object({ uid: z.string().optional().describe("The caller's id") })),
+    responses: { 200: json('Saved', Message) },
+  }),
+} as const satisfies Record<string, ApiOperation>;

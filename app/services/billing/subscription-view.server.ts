@@ -1,0 +1,82 @@
+import type { PaymentProvider } from '../../../db/schema';
+import { getPlan, isPaidPlan } from '~/domain/plans';
+import { ok, type Result } from '~/domain/result';
+import {
+  getCurrentSubscription,
+  listReceipts,
+  type Receipt,
+  type SubscriptionRow,
+} from '~/models/subscriptions.server';
+import type { User } from '~/models/users.server';
+import { log } from '~/utils/logger.server';
+import type { ProviderSubscription } from '../vendors/billing-provider.server';
+import { paidSubscriptionOf, providerOf } from './providers.server';
+
+/** What the pages and the API show of a member's subscription. */
+
+/** What /subscription and /api/subscriptiondetail show: our record and the provider's own. */
+export async function subscriptionDetails(user: User): Promise<
+  Result<{
+    subscription: SubscriptionRow;
+    provider: ProviderSubscription | null;
+    receipts: Receipt[];
+  }>
+> {
+  const current = await paidSubscriptionOf(user);
+  if (!current.ok) return current;
+  let state: ProviderSubscription | null = null;
+  try {
+    state =
+      (await providerOf(current.value.provider)?.fetchSubscription(
+        current.value.providerSubscriptionId,
+      )) ?? null;
+  } catch (error) {
+    // The page still shows what we recorded.
+    log.warn('billing.fetch_failed', { subscriptionId: current.value.id, error });
+  }
+  return ok({
+    subscription: current.value,
+    provider: state,
+    receipts: await listReceipts(user.id),
+  });
+}
+
+export function isPaidMember(user: Pick<User, 'plan'>): boolean {
+  return isPaidPlan(user.plan);
+}
+
+const PROVIDER_LABELS: Record<PaymentProvider, string> = { paypal: 'PayPal', razorpay: 'Razorpay' };
+const longDate = (date: Date | null | undefined) =>
+  date
+    ? date.toLocaleString('en-GB', {
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      })
+    : '—';
+
+/** The subscription summary the pages show, from our record and the provider's latest word. */
+export function subscriptionSummary(
+  subscription: SubscriptionRow,
+  provider: ProviderSubscription | null,
+) {
+  const plan = getPlan(provider?.plan ?? subscription.plan);
+  return {
+    method: PROVIDER_LABELS[subscription.provider],
+    plan: plan.name,
+    subscriptionId: subscription.providerSubscriptionId,
+    status: subscription.status,
+    startTime: longDate(provider?.startedAt ?? subscription.startedAt),
+    nextBillingTime: longDate(provider?.nextBillingAt ?? subscription.nextBillingAt),
+    paidUntil: subscription.paidUntil ? longDate(subscription.paidUntil) : null,
+    amount: `$${(plan.amountCents / 100).toFixed(2)} USD`,
+  };
+}
+export type SubscriptionSummaryView = ReturnType<typeof subscriptionSummary>;
+
+/** "Paid until …" for a member whose cancelled subscription still runs; null otherwise. */
+export async function paidUntilOf(user: User): Promise<string | null> {
+  const current = await getCurrentSubscription(user.id);
+  return current?.status === 'cancelled' ? longDate(current.paidUntil) : null;
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { AI_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
+import { AiOutputError } from './ai.server';
+import { outlinePrompt } from './ai-outline-prompt.server';
+import { parseOutline, parsePromptOutline } from './ai-outline.server';
+
+const request = { mainTopic: 'JavaScript', subtopics: ['Closures'], topicCount: 2 };
+const topic = (title: string) => ({ title, subtopics: [{ title: `${title} basics` }] });
+
+describe('parseOutline', () => {
+  it('accepts the course shape as an object or as fenced JSON text', () => {
+    const outline = { javascript: [topic('Closures'), topic('Promises')] };
+    const expected = [
+      { title: 'Closures', subtopics: [{ title: 'Closures basics' }] },
+      { title: 'Promises', subtopics: [{ title: 'Promises basics' }] },
+    ];
+    expect(parseOutline(outline, request)).toEqual(expected);
+    expect(parseOutline('```json\n' + JSON.stringify(outline) + '\n```', request)).toEqual(
+      expected,
+    );
+    expect(parseOutline({ javascript: JSON.stringify(outline.javascript) }, request)).toEqual(
+      expected,
+    );
+  });
+
+  it('refuses broken JSON, the wrong shape and too few topics', () => {
+    for (const raw of [
+      '```json\n[{"title": "Unfinished',
+      { javascript: [{ title: '', subtopics: [] }] },
+      { answer: 'no', other: 'keys' },
+      [topic('A'), topic('B')],
+      { javascript: [topic('Closures')] },
+    ]) {
+      expect(() => parseOutline(raw, request)).toThrow(AiOutputError);
+    }
+  });
+
+  it('cuts extra topics and sub-topics to what was asked', () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({ title: `S${i}` }));
+    const outline = parseOutline(
+      { JavaScript: [{ title: 'Closures', subtopics: many }, topic('B'), topic('C')] },
+      request,
+    );
+    expect(outline.map((t) => t.title)).toEqual(['Closures', 'B']);
+    expect(outline[0]!.subtopics).toHaveLength(AI_LESSONS_PER_TOPIC);
+  });
+
+  it("puts in the member's sub-topic when the model left it out", () => {
+    const outline = parseOutline({ javascript: [topic('Intro'), topic('Advanced')] }, request);
+    expect(outline.map((t) => t.title)).toEqual(['Intro', 'Closures']);
+    expect(outline[1]!.subtopics.length).toBeGreaterThan(0);
+  });
+});
+
+describe('an outline from material (ADR 0047)', () => {
+  const material = { name: 'handbook.pdf', headings: [], openings: '' };
+  const sections = ['Soil', 'Water', 'Light'].map(topic);
+  const fromMaterial = (subtopics: string[], topicLimit: number) => ({
+    mainTopic: 'Gardening',
+    subtopics,
+    topicCount: 3,
+    topicLimit,
+    material,
+  });
+
+  it('keeps every topic of the material and adds a sub-topic after them, within the plan', () => {
+    const outline = parseOutline({ gardening: sections }, fromMaterial(['Composting'], 10));
+    expect(outline.map((t) => t.title)).toEqual(['Soil', 'Water', 'Light', 'Composting']);
+  });
+
+  it('leaves a sub-topic out rather than a section when the plan has no room', () => {
+    const outline = parseOutline({ gardening: sections }, fromMaterial(['Composting'], 3));
+    expect(outline.map((t) => t.title)).toEqual(['Soil', 'Water', 'Light']);
+  });
+
+  it('needs no sub-topic, and asks for one only when given', () => {
+    expect(parseOutline({ gardening: sections }, fromMaterial([], 10))).toHaveLength(3);
+    expect(outlinePrompt(fromMaterial([], 10))).not.toContain('Topics to include');
+    const prompt = outlinePrompt(fromMaterial(['Composting'], 10));
+    expect(prompt).toContain('Topics to include: Composting');
+    expect(prompt).toContain('Most topics in all: 4');
+    expect(prompt).toContain('never leave out or replace a topic of the material');
+  });
+});
+
+describe('parsePromptOutline', () => {
+  it('cuts topics and sub-topics to what /api/course accepts', () => {
+    const subtopics = Array.from({ length: 9 }, (_, i) => ({ title: `S${i}`, theory: '' }));
+    const topics = Array.from({ length: 12 }, (_, i) => ({ title: `T${i}`, subtopics }));
+    const outline = parsePromptOutline({ ' Cooking ': topics });
+    expect(Object.keys(outline)).toEqual(['cooking']);
+    expect(outline.cooking).toHaveLength(MAX_TOPICS);
+    for (const topic of outline.cooking!)
+      expect(topic.subtopics).toEqual(
+        subtopics.slice(0, AI_LESSONS_PER_TOPIC).map(({ title }) => ({ title })),
+      );
+  });
+});
