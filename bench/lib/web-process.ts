@@ -51,7 +51,7 @@ export async function webProcess(
 }
 
 /** Waits (up to a minute) until `base`/healthz answers 200. */
-export async function untilHealthy(base: string, child: ChildProcess, name: string) {
+async function untilHealthy(base: string, child: ChildProcess, name: string) {
   for (const deadline = Date.now() + 60_000; ;) {
     const up = await fetch(`${base}/healthz`).then(
       (response) => response.ok,
