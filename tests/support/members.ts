@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createCookie } from '@remix-run/node';
-import bcrypt from 'bcryptjs';
+import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Plan } from '../../db/schema';
@@ -38,6 +38,15 @@ export function appDatabase(target: DatabaseTarget): Database {
   return appDataLayer(target).database();
 }
 
+const MEMBER_PASSWORD = 'correct-horse-battery';
+let memberPasswordHash: Promise<string> | undefined;
+/**
+ * argon2id at a low cost, computed once: tests stay fast and verification works the same (the
+ * cost is read from the hash).
+ */
+const passwordHashOfMembers = () =>
+  (memberPasswordHash ??= hash(MEMBER_PASSWORD, { memoryCost: 1024, timeCost: 1 }));
+
 export async function createMember(
   target: DatabaseTarget,
   { plan = 'free', name = 'Test Member' }: { plan?: Plan; name?: string } = {},
@@ -46,7 +55,7 @@ export async function createMember(
     id: newId(),
     email: `member-${randomBytes(5).toString('hex')}@example.com`,
     name,
-    password: 'correct-horse-battery',
+    password: MEMBER_PASSWORD,
     plan,
   };
   const { tables, root } = appDataLayer(target);
@@ -54,8 +63,7 @@ export async function createMember(
     id: member.id,
     email: member.email,
     name: member.name,
-    // A low cost keeps tests fast; verification works the same.
-    passwordHash: bcrypt.hashSync(member.password, 4),
+    passwordHash: await passwordHashOfMembers(),
     plan,
   });
   return member;
