@@ -18,7 +18,8 @@ export default defineConfig({
     // Benchmarks, run with tsx; the bare handler is started as its own process by one of them.
     'bench/*.ts',
     'bench/lib/bare-courses-server.ts',
-    'tests/support/*.ts',
+    // Started as its own processes by a test (billing-demo-providers).
+    'tests/support/demo-checkouts.ts',
     // drizzle-kit's configurations (npm run db:generate).
     'drizzle.{sqlite,postgres}.config.ts',
   ],

@@ -12,7 +12,7 @@ import { hashToken, newId, newSecretToken } from '~/utils/ids.server';
 import { signUpInBrowser } from './accounts';
 import { appDataLayer, THIS_PROCESS, type DatabaseTarget } from './app-database';
 
-export { closeAppDatabases, THIS_PROCESS, type AppDatabase } from './app-database';
+export { closeAppDatabases, type AppDatabase } from './app-database';
 
 /**
  * Members for browser and HTTP tests. `signUp` goes through the real sign-up page;
@@ -127,14 +127,4 @@ export async function signUp(
   if (!row) throw new Error(`sign-up did not store ${account.email}`);
   if (plan !== 'free') await root.update(users).set({ plan }).where(eq(users.id, row.id));
   return { id: row.id, email: account.email, name: account.name, password: account.password, plan };
-}
-
-export async function findUserIdByEmail(target: DatabaseTarget, email: string): Promise<string> {
-  const { tables, root } = appDataLayer(target);
-  const { users } = tables;
-  const row = await first(
-    root.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).limit(1),
-  );
-  if (!row) throw new Error(`No user ${email}`);
-  return row.id;
 }
