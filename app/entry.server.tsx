@@ -17,10 +17,6 @@ import { coursesApi } from './api/courses-api.server';
 
 const ABORT_DELAY = 5_000;
 
-// Fails the web process at boot, with one clear line, when the environment is malformed.
-env();
-startVendorMocks();
-
 export const streamTimeout = ABORT_DELAY;
 
 /**
@@ -30,6 +26,12 @@ export const streamTimeout = ABORT_DELAY;
  * (ADR 0023, 0027). Parameterless GETs only.
  */
 export const webServer: WebServerHooks = {
+  // Called by the web server before it serves, not at import: importing the build does nothing.
+  start() {
+    // Fails the web process at boot, with one clear line, when the environment is malformed.
+    env();
+    startVendorMocks();
+  },
   get config() {
     const {
       PORT,

@@ -115,6 +115,8 @@ async function main() {
     const checks =
       run('typecheck', 'npx', ['tsc', '--noEmit']) &&
       run('lint', 'npx', ['eslint', '--max-warnings=0', '.']) &&
+      // Unused files, exports and dependencies (knip.ts, ADR 0053).
+      run('unused code', 'npx', ['knip']) &&
       run('format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']) &&
       run('build', 'npm', ['run', '--silent', 'build', '--', '--quiet']);
     if (!checks) {

@@ -29,7 +29,7 @@ function routeTree(routes: ServerBuild['routes'], parentId?: string): RouteNode[
  * form for `/create` to `/create.data` (and for `/` to `/_root.data`): Remix's own rewrite
  * (@remix-run/server-runtime, server.js), done here the same way.
  */
-export function routePathOf(pathname: string): string {
+function routePathOf(pathname: string): string {
   return pathname.endsWith('.data')
     ? pathname.replace(/\.data$/, '').replace(/^\/_root$/, '/')
     : pathname;

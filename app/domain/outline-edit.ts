@@ -7,30 +7,29 @@ import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
  * buttons perform and the one rule every edited outline must pass. Browser-safe, so the page
  * refuses an edit at once with the same message the server gives when it is bypassed.
  */
-export interface EditableTopic {
+interface EditableTopic {
   title: string;
   subtopics: { title: string }[];
 }
 export type EditableOutline = EditableTopic[];
 
 /** Topic and lesson titles: as long as the AI's own titles may be. */
-export const MAX_OUTLINE_TITLE_CHARS = 200;
+const MAX_OUTLINE_TITLE_CHARS = 200;
 /** A one-line instruction for "Rewrite the outline" (as for a lesson's regeneration). */
 export const MAX_REWRITE_INSTRUCTION_CHARS = 300;
 /** The most lessons a topic may have: what the AI writes for one topic at most. */
-export const MAX_EDITED_LESSONS_PER_TOPIC = AI_LESSONS_PER_TOPIC;
+const MAX_EDITED_LESSONS_PER_TOPIC = AI_LESSONS_PER_TOPIC;
 
-export const NEW_TOPIC_TITLE = 'New topic';
-export const NEW_LESSON_TITLE = 'New lesson';
+const NEW_TOPIC_TITLE = 'New topic';
+const NEW_LESSON_TITLE = 'New lesson';
 
-export const tooManyTopicsMessage = (max: number) => `A course has at most ${max} topics`;
-export const tooManyLessonsMessage = (max: number) => `A topic has at most ${max} lessons`;
-export const NO_TOPICS_MESSAGE = 'A course needs at least one topic';
-export const NO_LESSONS_MESSAGE = 'A topic needs at least one lesson';
+const tooManyTopicsMessage = (max: number) => `A course has at most ${max} topics`;
+const tooManyLessonsMessage = (max: number) => `A topic has at most ${max} lessons`;
+const NO_TOPICS_MESSAGE = 'A course needs at least one topic';
+const NO_LESSONS_MESSAGE = 'A topic needs at least one lesson';
 export const OUTLINE_REWRITING_MESSAGE = 'The outline is being rewritten: please wait for it';
 export const OUTLINE_USED_MESSAGE = 'The course has already been generated from this outline';
-export const titleTooLongMessage = (max: number) =>
-  `Please keep each title under ${max} characters`;
+const titleTooLongMessage = (max: number) => `Please keep each title under ${max} characters`;
 
 export type OutlineOp =
   | { kind: 'add-topic' }

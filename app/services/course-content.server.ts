@@ -25,7 +25,7 @@ import { keepCourseDecksWriting } from './flashcards.server';
  * by the lower-cased main topic holding the topics, each with sub-topics
  * { title, theory, youtube, image, done }. Storage is one row per lesson.
  */
-export interface ContentLesson {
+interface ContentLesson {
   title: string;
   theory: string;
   youtube: string;

@@ -11,7 +11,7 @@ import { database, preparedQuery, tables } from './database.server';
 import { env } from './env.server';
 import { hashToken, newSecretToken } from './ids.server';
 
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 type SessionCookie = ReturnType<typeof createCookie>;
 let cookieCache: { secret: string; secure: boolean; cookie: SessionCookie } | undefined;
@@ -165,7 +165,7 @@ export async function requireAdmin(request: Request): Promise<User> {
   return user;
 }
 
-export const SIGN_IN_MESSAGE = 'Please sign in';
+const SIGN_IN_MESSAGE = 'Please sign in';
 export const INVALID_TOKEN_MESSAGE =
   'The API token is not valid (revoked, or ended by a password change)';
 

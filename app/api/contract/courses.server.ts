@@ -6,26 +6,7 @@ import { REQUIRED_FIELDS_MESSAGE, requiredText } from '~/utils/validation.server
 import { json, operation, type ApiOperation } from './operation.server';
 import { courseFields, ignored, isoDate, Message, success } from './shapes.server';
 
-/** The spec's course content: an object keyed by the lower-cased main topic. */
-export const CourseContentSchema = z.record(
-  z.string(),
-  z.array(
-    z.object({
-      title: z.string(),
-      subtopics: z.array(
-        z.object({
-          title: z.string(),
-          theory: z.string().describe('Sanitized HTML; empty until written'),
-          youtube: z.string().describe('A YouTube video id (video courses)'),
-          image: z.string().describe('An image URL (theory and image courses)'),
-          done: z.boolean(),
-        }),
-      ),
-    }),
-  ),
-);
-
-export const CourseRecord = z
+const CourseRecord = z
   .object({
     ...courseFields,
     content: z
@@ -35,7 +16,7 @@ export const CourseRecord = z
   .describe("The spec's course record");
 
 /** An outline before its course is made, as /topics shows it (`outlineStatus`, ADR 0032). */
-export const OutlineSchema = z
+const OutlineSchema = z
   .object({
     id: z.string(),
     state: z

@@ -75,7 +75,7 @@ export function regeneratePrompt(request: LessonRequest & { instruction: string 
   ].join('\n');
 }
 
-export function transcriptPrompt(request: LessonRequest & { transcript: string }): string {
+function transcriptPrompt(request: LessonRequest & { transcript: string }): string {
   return [
     `Main topic: ${oneLine(request.mainTopic)}`,
     `Sub-topic: ${oneLine(request.subtopic)}`,
@@ -98,11 +98,6 @@ const lessonText = (markdown: string): LessonText => ({
   html: markdownToSafeHtml(markdown),
 });
 
-/** A lesson explaining the sub-topic. */
-export async function writeLesson(request: LessonRequest, options: CallOptions = {}) {
-  return lessonText(await completeMarkdown(lessonPrompt(request), options));
-}
-
 /** A lesson re-written on the member's request, whole (the page keeps the old text until it is stored). */
 export async function rewriteLesson(
   request: LessonRequest & { instruction: string },
@@ -120,25 +115,17 @@ async function streamMarkdown(prompt: string, onText: (delta: string) => void): 
   return stripCodeFences(text, MARKDOWN_FENCES);
 }
 
-/** `writeLesson`, streamed: the stored lesson is the whole answer, sanitized once it is complete. */
+/** A lesson explaining the sub-topic, streamed: the stored lesson is the whole answer, sanitized once it is complete. */
 export async function streamLesson(request: LessonRequest, onText: (delta: string) => void) {
   return lessonText(await streamMarkdown(lessonPrompt(request), onText));
 }
 
-/** `summariseTranscript`, streamed. */
+/** A lesson summarising a video's transcript, streamed. */
 export async function streamTranscriptSummary(
   request: LessonRequest & { transcript: string },
   onText: (delta: string) => void,
 ) {
   return lessonText(await streamMarkdown(transcriptPrompt(request), onText));
-}
-
-/** A lesson summarising a video's transcript. */
-export async function summariseTranscript(
-  request: LessonRequest & { transcript: string },
-  options: CallOptions = {},
-) {
-  return lessonText(await completeMarkdown(transcriptPrompt(request), options));
 }
 
 /** /api/generate: Markdown for a member's prompt. */

@@ -6,7 +6,7 @@ import { oneLine } from './ai.server';
  * What a course outline is asked with: the prompt (the member's main topic and sub-topics, their
  * material or their rewrite instruction) and the forced tool, in the API's course shape.
  */
-export const OUTLINE_TOOL = 'course_outline';
+const OUTLINE_TOOL = 'course_outline';
 
 export interface OutlineTopic {
   title: string;
@@ -32,7 +32,7 @@ export interface OutlineRequest {
   rewrite?: { instruction: string; current: OutlineTopic[] };
 }
 
-export interface OutlineMaterial {
+interface OutlineMaterial {
   /** The document's name, e.g. "notes.pdf" or "Pasted text". */
   name: string;
   /** One line per section: "1. Heading (pages 3–4)". */
