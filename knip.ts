@@ -17,6 +17,7 @@ export default defineConfig({
     'app/**/*-thread.server.ts',
     // Benchmarks, run with tsx; the bare handler is started as its own process by one of them.
     'bench/*.ts',
+    'bench/lib/bare-courses-models.ts',
     'bench/lib/bare-courses-server.ts',
     // Started as its own processes by a test (billing-demo-providers).
     'tests/support/demo-checkouts.ts',
