@@ -15,7 +15,7 @@ export default defineConfig({
     'server/dev.ts',
     'jobs/worker.ts',
     'app/**/*-thread.server.ts',
-    // Benchmarks, run with tsx; the bare handler is started as its own process by one of them.
+    // Benchmarks, run with tsx; the bare handlers are started as processes of their own by them.
     'bench/*.ts',
     'bench/lib/bare-courses-models.ts',
     'bench/lib/bare-courses-server.ts',
