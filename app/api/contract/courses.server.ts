@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COURSE_TYPES, GENERATION_STATES, MATERIAL_KINDS } from '../../../db/enums';
-import { editedOutlineSchema, rewriteInstruction } from '~/services/outline-authoring.server';
+import { rewriteInstruction } from '~/services/outline-authoring.server';
 import { courseLanguage } from '~/utils/language.server';
 import { REQUIRED_FIELDS_MESSAGE, requiredText } from '~/utils/validation.server';
 import { json, operation, type ApiOperation } from './operation.server';
@@ -14,6 +14,20 @@ const CourseRecord = z
       .describe('The course content as JSON text (topics → subtopics), as the spec has it'),
   })
   .describe("The spec's course record");
+
+/**
+ * The outline an API client (or the /topics page's editor) sends, in the spec's words
+ * (`subtopics` are the lessons; `outlineFromSpec` maps them): its shape only, the rule is
+ * outlineEditRefusal.
+ */
+const editedOutlineSchema = z
+  .array(
+    z.object({
+      title: z.string(),
+      subtopics: z.array(z.object({ title: z.string() })).max(50),
+    }),
+  )
+  .max(50);
 
 /** An outline before its course is made, as /topics shows it (`outlineStatus`, ADR 0032). */
 const OutlineSchema = z

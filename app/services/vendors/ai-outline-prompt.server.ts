@@ -1,4 +1,5 @@
 import { languageInstruction } from '~/domain/languages';
+import type { OutlineTopic } from '~/domain/outline';
 import type { AiTool } from './ai-provider.server';
 import { oneLine } from './ai.server';
 
@@ -7,11 +8,6 @@ import { oneLine } from './ai.server';
  * material or their rewrite instruction) and the forced tool, in the API's course shape.
  */
 const OUTLINE_TOOL = 'course_outline';
-
-export interface OutlineTopic {
-  title: string;
-  subtopics: { title: string }[];
-}
 
 export interface OutlineRequest {
   mainTopic: string;
@@ -49,7 +45,7 @@ export function outlineKey(mainTopic: string): string {
 const outlineLines = (topics: OutlineTopic[]) =>
   topics.map(
     (topic, i) =>
-      `${i + 1}. ${oneLine(topic.title)} | ${topic.subtopics.map((s) => oneLine(s.title)).join('; ')}`,
+      `${i + 1}. ${oneLine(topic.title)} | ${topic.lessons.map((lesson) => oneLine(lesson.title)).join('; ')}`,
   );
 
 export const memberTopics = (request: Pick<OutlineRequest, 'subtopics'>) =>

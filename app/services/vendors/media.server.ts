@@ -181,7 +181,7 @@ export async function transcriptText(videoId: string): Promise<string | null> {
 }
 
 /** Search queries, as the original product built them. */
-export const imageQuery = (subtopic: string, mainTopic: string) =>
-  `Example of ${subtopic} in ${mainTopic}`;
-export const videoQuery = (subtopic: string, mainTopic: string) =>
-  `${subtopic} ${mainTopic} in English`;
+export const imageQuery = (lesson: string, mainTopic: string) =>
+  `Example of ${lesson} in ${mainTopic}`;
+export const videoQuery = (lesson: string, mainTopic: string) =>
+  `${lesson} ${mainTopic} in English`;
