@@ -1,6 +1,6 @@
 import type { LessonSource, MaterialKind } from '../../db/schema';
 import { missingFieldMessage } from '~/utils/messages';
-import { getPlan, PAID_ONLY_MESSAGE, PLAN_DEFINITIONS, type PlanId } from './plans';
+import { MAX_PLAN_PASTED_CHARS, PAID_ONLY_MESSAGE, type PlanDefinition } from './plans';
 
 /**
  * A course from the member's own material (ADR 0032): what may be attached or pasted on
@@ -17,8 +17,8 @@ export const MAX_DOCUMENT_PAGES = 200;
  * A form between the two is read, and its document refused with the page's own message.
  */
 export const MAX_CREATE_FORM_BYTES = MAX_DOCUMENT_BYTES + 1024 * 1024;
-/** The most text pasted on any plan (paid); the free plan's is in its plan definition. */
-export const MAX_PASTED_CHARS = PLAN_DEFINITIONS.monthly.limits.material.pastedChars;
+/** The most text pasted on any plan; each plan's own is in its definition (a setting). */
+export const MAX_PASTED_CHARS = MAX_PLAN_PASTED_CHARS;
 /** The most text kept from a document, whatever its size (about 400 dense pages). */
 export const MAX_MATERIAL_CHARS = 1_000_000;
 /** Less text than this gives nothing to write a course from (a scan, an empty file). */
@@ -80,10 +80,10 @@ export type MaterialRequest =
  * its HTTP status.
  */
 export function materialRefusal(
-  plan: PlanId,
+  plan: PlanDefinition,
   request: MaterialRequest,
 ): { message: string; status: 403 | 413 } | null {
-  const { material } = getPlan(plan).limits;
+  const { material } = plan.limits;
   if (request.kind === 'document') {
     if (!material.documents) return { message: PAID_ONLY_MESSAGE, status: 403 };
     if (request.bytes > MAX_DOCUMENT_BYTES)
@@ -96,8 +96,8 @@ export function materialRefusal(
 }
 
 /** One plan's material line, as /create and /pricing print it. */
-export function materialAllowance(plan: PlanId): string {
-  const { material } = getPlan(plan).limits;
+export function materialAllowance(plan: PlanDefinition): string {
+  const { material } = plan.limits;
   const pasted = `paste up to ${count(material.pastedChars)} characters of text`;
   return material.documents
     ? `Attach a PDF, DOCX, Markdown or text file (up to ${mb(MAX_DOCUMENT_BYTES)} and ${count(MAX_DOCUMENT_PAGES)} pages), or ${pasted}`

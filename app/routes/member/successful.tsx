@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { SubscriptionSummary } from '~/components/subscription-summary';
-import { getPlan } from '~/domain/plans';
 import { confirmPlanChange } from '~/services/billing/plan-change.server';
 import { subscriptionSummary } from '~/services/billing/subscription-view.server';
 import authStyles from '~/styles/auth.css?url';
@@ -25,7 +24,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { subscription, provider } = result.value;
   return {
     ok: true as const,
-    price: getPlan(subscription.plan).cost,
+    // What this member pays from now on: the price stored with their subscription.
+    price: subscription.amountCents / 100,
     summary: subscriptionSummary(subscription, provider),
   };
 }
