@@ -35,6 +35,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'long-poll',
   'lost-jobs',
   'notes-regenerate',
+  'plan-settings',
   'queue-factory',
   'quiz',
   'rate-limit-fallback',

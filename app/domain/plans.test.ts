@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_PLAN_SETTINGS,
   DEFAULT_PLANS,
+  describePlanChange,
   flashcardsIncluded,
   formatPlanPrice,
   planButton,
@@ -82,6 +83,21 @@ describe('plans from the operator’s settings (ADR 0055)', () => {
     expect(invalid((s) => (s.free.topics = 11))).toBe(false);
     expect(invalid((s) => (s.free.topics = 0))).toBe(false);
     expect(invalid((s) => (s.monthly.pastedChars = 100_001))).toBe(false);
+  });
+});
+
+describe('a change of the plans', () => {
+  it('is described field by field, as the audit entries on the settings page show it', () => {
+    const after = structuredClone(DEFAULT_PLAN_SETTINGS);
+    after.monthly.amountCents = 1250;
+    after.free.documents = true;
+    after.yearly.pastedChars = 50_000;
+    expect(describePlanChange(DEFAULT_PLAN_SETTINGS, after)).toEqual([
+      'Free Plan documents: no → yes',
+      'Monthly Plan price: $8 → $12.50',
+      'Yearly Plan pasted characters: 100,000 → 50,000',
+    ]);
+    expect(describePlanChange(after, after)).toEqual([]);
   });
 });
 

@@ -271,3 +271,30 @@ export function planRefusal(
   const limit = aiLessonLimit(plan);
   return (request.aiLessons ?? 0) > limit ? aiLessonLimitMessage(limit) : null;
 }
+
+/** What a change of the plans changed, one line per field: 'Monthly Plan price: $8 → $12'. */
+export function describePlanChange(before: PlanSettings, after: PlanSettings): string[] {
+  const lines: string[] = [];
+  for (const id of PLAN_IDS) {
+    const was: Record<string, unknown> = before[id];
+    const now: Record<string, unknown> = after[id];
+    for (const [field, label] of [
+      ['amountCents', 'price'],
+      ['topics', 'topics'],
+      ['pastedChars', 'pasted characters'],
+      ['documents', 'documents'],
+    ] as const) {
+      if (!(field in now) || was[field] === now[field]) continue;
+      const show = (value: unknown) =>
+        field === 'amountCents'
+          ? formatDollars(Number(value))
+          : typeof value === 'boolean'
+            ? value
+              ? 'yes'
+              : 'no'
+            : Number(value).toLocaleString('en-US');
+      lines.push(`${PLAN_NAMES[id]} ${label}: ${show(was[field])} → ${show(now[field])}`);
+    }
+  }
+  return lines;
+}

@@ -14,7 +14,7 @@ import {
 } from '~/domain/plans';
 import { fail, ok, type Result } from '~/domain/result';
 import { isMainAdminRole } from '~/domain/roles';
-import { recordAudit } from '~/models/admin.server';
+import { getAuditEntry, listAuditOf, recordAudit } from '~/models/admin.server';
 import { readSetting, writeSetting } from '~/models/settings.server';
 import type { User } from '~/models/users.server';
 import { log } from '~/utils/logger.server';
@@ -87,6 +87,8 @@ export function forgetPlans() {
 
 export const PLAN_SETTINGS_MESSAGES = {
   saved: 'Plans saved',
+  rolledBack: 'Plans rolled back',
+  noSuchChange: 'No such change of the plans',
   mainAdminOnly: 'Not Found',
   price: (label: string) =>
     `${label} price must be an amount between 0.01 and ${(MAX_PRICE_CENTS / 100).toLocaleString('en-US')}`,
@@ -161,10 +163,76 @@ export async function savePlanSettings(
   if (!isMainAdminRole(actor.role)) return fail(PLAN_SETTINGS_MESSAGES.mainAdminOnly, 404);
   const next = fromForm(form);
   if (!next.ok) return next;
+  await replacePlans(actor, 'save-plans', next.value);
+  return ok({ message: PLAN_SETTINGS_MESSAGES.saved });
+}
+
+/** Both kinds of change to the plans the audit log holds, each with the settings before and after. */
+const PLAN_ACTIONS = ['save-plans', 'rollback-plans'];
+
+async function replacePlans(
+  actor: User,
+  action: (typeof PLAN_ACTIONS)[number],
+  after: PlanSettings,
+  extra: Record<string, unknown> = {},
+) {
   forgetPlans();
   const before = await planSettings();
-  await writeSetting(PLANS_KEY, JSON.stringify(next.value));
+  await writeSetting(PLANS_KEY, JSON.stringify(after));
   forgetPlans();
-  await recordAudit(actor, 'save-plans', JSON.stringify({ before, after: next.value }));
-  return ok({ message: PLAN_SETTINGS_MESSAGES.saved });
+  await recordAudit(actor, action, JSON.stringify({ before, after, ...extra }));
+}
+
+export interface PlanChange {
+  id: number;
+  action: string;
+  actorEmail: string;
+  at: string;
+  before: PlanSettings;
+  after: PlanSettings;
+}
+
+/** The latest changes to the plans, newest first, for the settings page. */
+export async function planChanges(limit = 10): Promise<PlanChange[]> {
+  const rows = await listAuditOf(PLAN_ACTIONS, limit);
+  return rows.flatMap((row) => {
+    const change = changeOf(row.detail);
+    return change
+      ? [
+          {
+            id: row.id,
+            action: row.action,
+            actorEmail: row.actorEmail,
+            at: row.createdAt.toISOString(),
+            ...change,
+          },
+        ]
+      : [];
+  });
+}
+
+function changeOf(detail: string): { before: PlanSettings; after: PlanSettings } | null {
+  try {
+    const parsed = JSON.parse(detail) as { before?: unknown; after?: unknown };
+    return { before: withDefaults(parsed.before), after: withDefaults(parsed.after) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Rolls a change of the plans back from its audit entry: the plans become what they were before
+ * it. The rollback is itself a change in the audit log, so it can be rolled back in turn.
+ */
+export async function rollBackPlanChange(
+  actor: User,
+  auditId: unknown,
+): Promise<Result<{ message: string }>> {
+  if (!isMainAdminRole(actor.role)) return fail(PLAN_SETTINGS_MESSAGES.mainAdminOnly, 404);
+  const id = Number(auditId);
+  const entry = Number.isSafeInteger(id) && id > 0 ? await getAuditEntry(id) : undefined;
+  const change = entry && PLAN_ACTIONS.includes(entry.action) ? changeOf(entry.detail) : null;
+  if (!change) return fail(PLAN_SETTINGS_MESSAGES.noSuchChange, 404);
+  await replacePlans(actor, 'rollback-plans', change.before, { of: id });
+  return ok({ message: PLAN_SETTINGS_MESSAGES.rolledBack });
 }

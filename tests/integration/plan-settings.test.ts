@@ -214,4 +214,35 @@ describe('plan settings', () => {
       after: { monthly: { amountCents: 1200 }, free: { topics: 6 } },
     });
   });
+
+  it('roll back from their audit entry, on every web process', async () => {
+    const [change] = await database()
+      .select()
+      .from(tables.adminAudit)
+      .where(eq(tables.adminAudit.action, 'save-plans'));
+    const page = await fetch(`${first.base}/admin/settings`, {
+      headers: { Cookie: owner.cookie },
+    }).then((r) => r.text());
+    expect(page).toContain('Free Plan topics: 5 → 6; Monthly Plan price: $8 → $12');
+
+    const rollBack = (cookie: string, auditId: string) =>
+      saveSettings(second, cookie, { intent: 'rollback', auditId });
+    expect((await rollBack(admin.cookie, String(change!.id))).status).toBe(404);
+    const unknown = await rollBack(owner.cookie, '999999');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('No such change of the plans');
+
+    const rolledBack = await rollBack(owner.cookie, String(change!.id));
+    expect(rolledBack.status).toBe(200);
+    expect(await rolledBack.text()).toContain('Plans rolled back');
+    await until(async () => {
+      const html = await fetch(`${first.base}/pricing`).then((r) => r.text());
+      return html.includes('$8') && html.includes('Generate 5 Sub-Topics');
+    }, 10_000);
+    expect((await createCourse(first, free.cookie, 6)).status).toBe(403);
+    const after = await fetch(`${second.base}/admin/settings`, {
+      headers: { Cookie: owner.cookie },
+    }).then((r) => r.text());
+    expect(after).toContain('Rollback: Free Plan topics: 6 → 5; Monthly Plan price: $12 → $8');
+  });
 });
