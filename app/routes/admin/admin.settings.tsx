@@ -105,8 +105,8 @@ export default function Settings() {
       <p className="notice" data-testid="provider-price-notice">
         A payment provider charges the price of its own plan: after changing a price here, create a
         PayPal or Razorpay plan at the same price and put its id in the provider&apos;s plan setting
-        (PAYPAL_MONTHLY_PLAN_ID and the others; see the billing guide). Receipts and the
-        subscription page say what the provider reports.
+        (PAYPAL_MONTHLY_PLAN_ID and the others; see the billing guide). A receipt says what the
+        provider reports was paid.
       </p>
       <FormFeedback result={result} />
       <Form method="post" className="form settings-form" data-testid="plan-settings">

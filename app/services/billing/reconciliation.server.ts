@@ -32,13 +32,12 @@ export async function applyActiveState(
   plan: PaidPlanId,
   state: ProviderSubscription,
 ) {
-  // What the member pays (ADR 0055): the provider's word when its record says (PayPal's last
-  // payment), else the price they subscribed at, which a price set since does not change; a
-  // change of plan takes the new plan's price as it is now.
+  // A member keeps the price they subscribed at (ADR 0055): a price set since then is for new
+  // subscriptions; a change of plan takes the new plan's price as it is now. (The last payment is
+  // what was paid before, under a plan changed since perhaps: not the price from now on.)
   const { lastPayment } = state;
   const amountCents =
-    lastPayment?.amountCents ??
-    (row.plan === plan && row.amountCents > 0 ? row.amountCents : (await planOf(plan)).amountCents);
+    row.plan === plan && row.amountCents > 0 ? row.amountCents : (await planOf(plan)).amountCents;
   const { receipt, created } = await recordActivePayment(
     row.id,
     {
