@@ -36,6 +36,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'lost-jobs',
   'notes-regenerate',
   'outline-lessons',
+  'plan-settings',
   'queue-factory',
   'quiz',
   'rate-limit-fallback',

@@ -16,9 +16,9 @@ import {
   parseOutlineOp,
   renameInOutline,
   topicField,
+  type TopicLimit,
 } from '~/domain/outline-edit';
 import { outlineToSpec, type Outline } from '~/domain/outline';
-import type { PlanId } from '~/domain/plans';
 
 /**
  * The outline on /topics, editable before Generate Course (ADR 0032). Every control is a real
@@ -34,7 +34,7 @@ const SAVE_AFTER_TYPING_MS = 600;
 
 export function OutlineEditor({
   outlineId,
-  plan,
+  topicLimit,
   initial,
   revision,
   locked,
@@ -42,7 +42,7 @@ export function OutlineEditor({
   refusal,
 }: {
   outlineId: string;
-  plan: PlanId;
+  topicLimit: TopicLimit;
   initial: Outline;
   /** The server's count of saved edits: a new one from elsewhere (a rewrite) replaces the page's. */
   revision: number;
@@ -88,7 +88,7 @@ export function OutlineEditor({
       if (!typingTimer.current) return;
       clearTimeout(typingTimer.current);
       typingTimer.current = null;
-      if (outlineEditRefusal(latest.current, plan)) return;
+      if (outlineEditRefusal(latest.current, topicLimit)) return;
       void fetch(`/api/outline/${outlineId}`, {
         method: 'POST',
         keepalive: true,
@@ -98,7 +98,7 @@ export function OutlineEditor({
     };
     window.addEventListener('pagehide', flush);
     return () => window.removeEventListener('pagehide', flush);
-  }, [outlineId, plan]);
+  }, [outlineId, topicLimit]);
 
   const send = useCallback(
     async (outline: Outline) => {
@@ -160,7 +160,7 @@ export function OutlineEditor({
       return;
     }
     const next = applyOutlineOp(topics, op);
-    const refusal = outlineEditRefusal(next, plan);
+    const refusal = outlineEditRefusal(next, topicLimit);
     if (refusal) {
       toast.error(refusal);
       return;
@@ -178,7 +178,7 @@ export function OutlineEditor({
     if (typingTimer.current) clearTimeout(typingTimer.current);
     typingTimer.current = setTimeout(() => {
       typingTimer.current = null;
-      const refusal = outlineEditRefusal(next, plan);
+      const refusal = outlineEditRefusal(next, topicLimit);
       if (refusal) setSaveState({ kind: 'failed', message: refusal });
       else void send(next);
     }, SAVE_AFTER_TYPING_MS);
@@ -189,7 +189,7 @@ export function OutlineEditor({
     if (event.key !== 'Enter') return;
     event.preventDefault();
     event.currentTarget.closest('details')?.removeAttribute('open');
-    const refusal = outlineEditRefusal(topics, plan);
+    const refusal = outlineEditRefusal(topics, topicLimit);
     if (refusal) toast.error(refusal);
     else saveNow(topics);
   }

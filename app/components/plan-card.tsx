@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react';
-import { PLAN_LIST, planButton, type PlanDefinition, type PlanId } from '~/domain/plans';
+import { formatDollars, planButton, type PlanDefinition, type PlanId } from '~/domain/plans';
 import { useRootData } from '~/root';
 
 const PERIOD_LABEL = { month: 'per month', year: 'per year' } as const;
@@ -22,7 +22,7 @@ function PlanCard({
     >
       <h3 id={headingId}>{plan.name}</h3>
       <p className="plan-price">
-        <span className="plan-cost">${plan.cost}</span>
+        <span className="plan-cost">{formatDollars(plan.amountCents)}</span>
         {plan.period ? <span className="plan-period"> {PERIOD_LABEL[plan.period]}</span> : null}
       </p>
       <ul className="plan-features">
@@ -59,11 +59,12 @@ function PlanCard({
 
 /** The three plan cards; the button follows the signed-in member's plan. */
 export function PlanCards() {
-  const user = useRootData()?.user ?? null;
+  const root = useRootData();
+  const user = root?.user ?? null;
   const current: PlanId | null = user?.plan ?? null;
   return (
     <div className="plan-grid">
-      {PLAN_LIST.map((plan) => (
+      {(root?.plans ?? []).map((plan) => (
         <PlanCard
           key={plan.id}
           plan={plan}

@@ -5,6 +5,7 @@ import {
   materialRefusal,
   MAX_DOCUMENT_BYTES,
 } from './material';
+import { DEFAULT_PLANS } from './plans';
 
 const source = (section: number, pages: [number, number] | null, heading = `S${section}`) => ({
   section,
@@ -15,27 +16,29 @@ const source = (section: number, pages: [number, number] | null, heading = `S${s
 
 describe('the material plan rule', () => {
   it('gives documents to paid plans only, and pasted text up to each plan’s length', () => {
-    expect(materialRefusal('free', { kind: 'document', bytes: 1000 })).toEqual({
+    expect(materialRefusal(DEFAULT_PLANS.free, { kind: 'document', bytes: 1000 })).toEqual({
       message: 'For paid members only',
       status: 403,
     });
-    expect(materialRefusal('monthly', { kind: 'document', bytes: 1000 })).toBeNull();
+    expect(materialRefusal(DEFAULT_PLANS.monthly, { kind: 'document', bytes: 1000 })).toBeNull();
     expect(
-      materialRefusal('yearly', { kind: 'document', bytes: MAX_DOCUMENT_BYTES + 1 }),
+      materialRefusal(DEFAULT_PLANS.yearly, { kind: 'document', bytes: MAX_DOCUMENT_BYTES + 1 }),
     ).toMatchObject({ status: 413 });
-    expect(materialRefusal('free', { kind: 'pasted', chars: 20_000 })).toBeNull();
-    expect(materialRefusal('free', { kind: 'pasted', chars: 20_001 })).toEqual({
+    expect(materialRefusal(DEFAULT_PLANS.free, { kind: 'pasted', chars: 20_000 })).toBeNull();
+    expect(materialRefusal(DEFAULT_PLANS.free, { kind: 'pasted', chars: 20_001 })).toEqual({
       message: 'Pasted text can be at most 20,000 characters',
       status: 413,
     });
-    expect(materialRefusal('monthly', { kind: 'pasted', chars: 100_000 })).toBeNull();
-    expect(materialRefusal('monthly', { kind: 'pasted', chars: 100_001 })).toMatchObject({
+    expect(materialRefusal(DEFAULT_PLANS.monthly, { kind: 'pasted', chars: 100_000 })).toBeNull();
+    expect(
+      materialRefusal(DEFAULT_PLANS.monthly, { kind: 'pasted', chars: 100_001 }),
+    ).toMatchObject({
       status: 413,
     });
-    expect(materialAllowance('free')).toBe(
+    expect(materialAllowance(DEFAULT_PLANS.free)).toBe(
       'Paste up to 20,000 characters of text; documents need a paid plan',
     );
-    expect(materialAllowance('monthly')).toContain('10 MB and 200 pages');
+    expect(materialAllowance(DEFAULT_PLANS.monthly)).toContain('10 MB and 200 pages');
   });
 });
 

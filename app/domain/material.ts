@@ -1,6 +1,6 @@
 import type { LessonSource, MaterialKind } from '../../db/schema';
 import { missingFieldMessage } from '~/utils/messages';
-import { getPlan, PAID_ONLY_MESSAGE, type PlanId } from './plans';
+import { MAX_PLAN_PASTED_CHARS, PAID_ONLY_MESSAGE, type PlanDefinition } from './plans';
 
 /**
  * A course from the member's own material (ADR 0032): what may be attached or pasted on
@@ -78,10 +78,10 @@ export type MaterialRequest =
  * its HTTP status.
  */
 export function materialRefusal(
-  plan: PlanId,
+  plan: PlanDefinition,
   request: MaterialRequest,
 ): { message: string; status: 403 | 413 } | null {
-  const { material } = getPlan(plan).limits;
+  const { material } = plan.limits;
   if (request.kind === 'document') {
     if (!material.documents) return { message: PAID_ONLY_MESSAGE, status: 403 };
     if (request.bytes > MAX_DOCUMENT_BYTES)
@@ -94,8 +94,8 @@ export function materialRefusal(
 }
 
 /** One plan's material line, as /create and /pricing print it. */
-export function materialAllowance(plan: PlanId): string {
-  const { material } = getPlan(plan).limits;
+export function materialAllowance(plan: PlanDefinition): string {
+  const { material } = plan.limits;
   const pasted = `paste up to ${count(material.pastedChars)} characters of text`;
   return material.documents
     ? `Attach a PDF, DOCX, Markdown or text file (up to ${mb(MAX_DOCUMENT_BYTES)} and ${count(MAX_DOCUMENT_PAGES)} pages), or ${pasted}`

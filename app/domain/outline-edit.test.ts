@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PLANS } from './plans';
 import {
   applyOutlineOp,
   controlAfterOp,
@@ -6,6 +7,7 @@ import {
   outlineFromFields,
   parseOutlineOp,
   renameInOutline,
+  topicLimitOf,
 } from './outline-edit';
 import type { Outline } from './outline';
 
@@ -13,6 +15,12 @@ const outline: Outline = [
   { title: 'One', lessons: [{ title: 'a' }, { title: 'b' }] },
   { title: 'Two', lessons: [{ title: 'c' }] },
 ];
+
+const limitOf = {
+  free: topicLimitOf(DEFAULT_PLANS.free),
+  monthly: topicLimitOf(DEFAULT_PLANS.monthly),
+  yearly: topicLimitOf(DEFAULT_PLANS.yearly),
+};
 
 describe('editing an outline', () => {
   it('moves, adds, removes and renames, and ignores a move past either end', () => {
@@ -53,24 +61,24 @@ describe('editing an outline', () => {
   it('holds every outline to the plan: a free member’s sixth topic is for paid members only', () => {
     const topics = (n: number) =>
       Array.from({ length: n }, (_, i) => ({ title: `T${i}`, lessons: [{ title: 'l' }] }));
-    expect(outlineEditRefusal(topics(5), 'free')).toBeNull();
-    expect(outlineEditRefusal(topics(6), 'free')).toBe('For paid members only');
-    expect(outlineEditRefusal(topics(10), 'monthly')).toBeNull();
-    expect(outlineEditRefusal(topics(11), 'yearly')).toBe('A course has at most 10 topics');
-    expect(outlineEditRefusal([], 'free')).toBe('A course needs at least one topic');
-    expect(outlineEditRefusal([{ title: 'T', lessons: [] }], 'free')).toBe(
+    expect(outlineEditRefusal(topics(5), limitOf.free)).toBeNull();
+    expect(outlineEditRefusal(topics(6), limitOf.free)).toBe('For paid members only');
+    expect(outlineEditRefusal(topics(10), limitOf.monthly)).toBeNull();
+    expect(outlineEditRefusal(topics(11), limitOf.yearly)).toBe('A course has at most 10 topics');
+    expect(outlineEditRefusal([], limitOf.free)).toBe('A course needs at least one topic');
+    expect(outlineEditRefusal([{ title: 'T', lessons: [] }], limitOf.free)).toBe(
       'A topic needs at least one lesson',
     );
     expect(
-      outlineEditRefusal([{ title: 'T', lessons: Array(5).fill({ title: 'l' }) }], 'monthly'),
+      outlineEditRefusal([{ title: 'T', lessons: Array(5).fill({ title: 'l' }) }], limitOf.monthly),
     ).toBe('A topic has at most 4 lessons');
-    expect(outlineEditRefusal([{ title: ' ', lessons: [{ title: 'l' }] }], 'free')).toBe(
+    expect(outlineEditRefusal([{ title: ' ', lessons: [{ title: 'l' }] }], limitOf.free)).toBe(
       'Please fill in all required fields',
     );
     expect(
-      outlineEditRefusal([{ title: 'x'.repeat(201), lessons: [{ title: 'l' }] }], 'free'),
+      outlineEditRefusal([{ title: 'x'.repeat(201), lessons: [{ title: 'l' }] }], limitOf.free),
     ).toBe('Please keep each title under 200 characters');
-    expect(outlineEditRefusal([{ title: 'T', lessons: [{ title: 'a\nb' }] }], 'free')).toBe(
+    expect(outlineEditRefusal([{ title: 'T', lessons: [{ title: 'a\nb' }] }], limitOf.free)).toBe(
       'A title contains characters that are not allowed',
     );
   });

@@ -1,5 +1,11 @@
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '~/utils/text';
-import { AI_LESSONS_PER_TOPIC, getPlan, MAX_TOPICS, PAID_ONLY_MESSAGE, type PlanId } from './plans';
+import {
+  AI_LESSONS_PER_TOPIC,
+  MAX_TOPICS,
+  mostTopics,
+  PAID_ONLY_MESSAGE,
+  type PlanDefinition,
+} from './plans';
 import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
 import type { Outline, OutlineTopic } from './outline';
 
@@ -93,9 +99,14 @@ export function renameInOutline(
   );
 }
 
+export interface TopicLimit {
+  max: number;
+  message: string;
+}
+
 /** The most topics the member's plan allows, and the message for one more. */
-export function topicLimitOf(plan: PlanId): { max: number; message: string } {
-  const max = Math.max(...getPlan(plan).limits.topicCounts);
+export function topicLimitOf(plan: PlanDefinition): TopicLimit {
+  const max = mostTopics(plan);
   return {
     max,
     message: max < MAX_TOPICS ? PAID_ONLY_MESSAGE : tooManyTopicsMessage(max),
@@ -109,8 +120,7 @@ export function topicLimitOf(plan: PlanId): { max: number; message: string } {
  * MAX_OUTLINE_TITLE_CHARS characters and free of junk characters. Null when the outline passes,
  * else the message to show.
  */
-export function outlineEditRefusal(outline: Outline, plan: PlanId): string | null {
-  const topics = topicLimitOf(plan);
+export function outlineEditRefusal(outline: Outline, topics: TopicLimit): string | null {
   if (outline.length === 0) return NO_TOPICS_MESSAGE;
   if (outline.length > topics.max) return topics.message;
   for (const topic of outline) {

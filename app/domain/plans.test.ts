@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { flashcardsIncluded, formatPlanPrice, PLAN_LIST, planButton } from './plans';
+import {
+  DEFAULT_PLAN_SETTINGS,
+  DEFAULT_PLANS,
+  describePlanChange,
+  flashcardsIncluded,
+  formatPlanPrice,
+  planButton,
+  planList,
+  planRefusal,
+  planSettingsSchema,
+  planTable,
+  topicCountChoices,
+} from './plans';
+
+const PLAN_LIST = planList(DEFAULT_PLANS);
 
 describe('the plan definitions', () => {
   it('match the product: names, prices and periods', () => {
@@ -23,6 +37,67 @@ describe('the plan definitions', () => {
       ['text', 'video'],
       ['text', 'video'],
     ]);
+  });
+});
+
+describe('plans from the operator’s settings (ADR 0055)', () => {
+  const set = (change: (settings: typeof DEFAULT_PLAN_SETTINGS) => void) => {
+    const settings = structuredClone(DEFAULT_PLAN_SETTINGS);
+    change(settings);
+    return planTable(settings);
+  };
+
+  it('take the price, the topics and the material limits set', () => {
+    const table = set((s) => {
+      s.monthly.amountCents = 1250;
+      s.free.topics = 6;
+      s.free.pastedChars = 5_000;
+    });
+    expect(formatPlanPrice(table.monthly)).toBe('$12.50 / month');
+    expect(table.monthly.cost).toBe(12.5);
+    expect(table.free.features[0].text).toBe('Generate 6 Sub-Topics');
+    expect(table.free.limits.topicCounts).toEqual([5, 6]);
+    expect(table.free.limits.material.pastedChars).toBe(5_000);
+    expect(topicCountChoices(table)).toEqual([5, 6, 10]);
+    expect(planRefusal(table.free, { topicCount: 6, type: 'text' })).toBeNull();
+    expect(planRefusal(table.free, { topicCount: 7, type: 'text' })).toBe('For paid members only');
+  });
+
+  it('refuse a sixth topic at five, as the product does by default', () => {
+    expect(planRefusal(DEFAULT_PLANS.free, { topicCount: 5, type: 'text' })).toBeNull();
+    expect(planRefusal(DEFAULT_PLANS.free, { topicCount: 6, type: 'text' })).toBe(
+      'For paid members only',
+    );
+    expect(topicCountChoices(DEFAULT_PLANS)).toEqual([5, 10]);
+  });
+
+  it('stay within the product’s hard maxima and take no negative or zero price', () => {
+    const invalid = (change: (settings: typeof DEFAULT_PLAN_SETTINGS) => void) => {
+      const settings = structuredClone(DEFAULT_PLAN_SETTINGS);
+      change(settings);
+      return planSettingsSchema.safeParse(settings).success;
+    };
+    expect(invalid(() => {})).toBe(true);
+    expect(invalid((s) => (s.monthly.amountCents = -100))).toBe(false);
+    expect(invalid((s) => (s.yearly.amountCents = 0))).toBe(false);
+    expect(invalid((s) => (s.free.topics = 11))).toBe(false);
+    expect(invalid((s) => (s.free.topics = 0))).toBe(false);
+    expect(invalid((s) => (s.monthly.pastedChars = 100_001))).toBe(false);
+  });
+});
+
+describe('a change of the plans', () => {
+  it('is described field by field, as the audit entries on the settings page show it', () => {
+    const after = structuredClone(DEFAULT_PLAN_SETTINGS);
+    after.monthly.amountCents = 1250;
+    after.free.documents = true;
+    after.yearly.pastedChars = 50_000;
+    expect(describePlanChange(DEFAULT_PLAN_SETTINGS, after)).toEqual([
+      'Free Plan documents: no → yes',
+      'Monthly Plan price: $8 → $12.50',
+      'Yearly Plan pasted characters: 100,000 → 50,000',
+    ]);
+    expect(describePlanChange(after, after)).toEqual([]);
   });
 });
 

@@ -1,15 +1,19 @@
+import { z } from 'zod';
 import type { CourseType, Plan } from '../../db/schema';
 
 /**
- * The one definition of the three membership plans and of every limit that
- * depends on them. Pricing cards, the landing page, payments, course creation
- * (the /create page, the /api routes and the job processors) all read it, so a
- * price or a limit changes in one place. Browser-safe: no server imports.
+ * The three membership plans and every limit that depends on them. What an operator may change
+ * (prices, and each plan's topics, documents and pasted characters: ADR 0055) is stored in the
+ * database as `PlanSettings`; `planTable(settings)` turns it into the definitions the pages,
+ * payments and course creation use. Server code reads the table through `plans()` of
+ * app/services/plans.server.ts, pages get it from their loader. `DEFAULT_PLANS` are the product's
+ * own values, used until an operator saves others. Browser-safe: no server imports.
  */
 export type PlanId = Plan;
 export type PaidPlanId = Exclude<PlanId, 'free'>;
+export const PLAN_IDS = ['free', 'monthly', 'yearly'] as const satisfies readonly PlanId[];
 
-export interface PlanFeature {
+interface PlanFeature {
   text: string;
   /** False for what the plan does not include; the card shows it struck out. */
   included: boolean;
@@ -19,7 +23,7 @@ export interface PlanDefinition {
   id: PlanId;
   /** 'Free Plan', 'Monthly Plan', 'Yearly Plan'. */
   name: string;
-  /** Whole US dollars, as the cards show them. */
+  /** The price in dollars, as the cards show it (8, 12.5). */
   cost: number;
   /** The same price in cents, for payments and revenue sums. */
   amountCents: number;
@@ -41,78 +45,120 @@ export interface PlanDefinition {
   };
 }
 
+/** Every plan, by id: what `plans()` answers. */
+export type PlanTable = { readonly [K in PlanId]: PlanDefinition & { id: K } };
+
+/** The product's hard maxima: no setting goes past them (the AI's prompts and /create are built for them). */
+export const MAX_TOPICS = 10;
+export const MAX_PLAN_PASTED_CHARS = 100_000;
+/** The highest price a plan may be given, in cents (10,000.00). */
+export const MAX_PRICE_CENTS = 1_000_000;
+
+/** What an operator sets per plan: its price (paid plans) and its course-creation limits. */
+const planLimitsSchema = z.object({
+  topics: z.number().int().min(1).max(MAX_TOPICS),
+  documents: z.boolean(),
+  pastedChars: z.number().int().min(0).max(MAX_PLAN_PASTED_CHARS),
+});
+const paidPlanSchema = planLimitsSchema.extend({
+  amountCents: z.number().int().min(1).max(MAX_PRICE_CENTS),
+});
+export const planSettingsSchema = z.object({
+  free: planLimitsSchema,
+  monthly: paidPlanSchema,
+  yearly: paidPlanSchema,
+});
+export type PlanSettings = z.infer<typeof planSettingsSchema>;
+
+/** The product's own plans: Free (5 topics), Monthly 8 USD and Yearly 88 USD (10 topics). */
+export const DEFAULT_PLAN_SETTINGS: PlanSettings = {
+  free: { topics: 5, documents: false, pastedChars: 20_000 },
+  monthly: { amountCents: 800, topics: 10, documents: true, pastedChars: 100_000 },
+  yearly: { amountCents: 8800, topics: 10, documents: true, pastedChars: 100_000 },
+};
+
+export const PLAN_NAMES = {
+  free: 'Free Plan',
+  monthly: 'Monthly Plan',
+  yearly: 'Yearly Plan',
+} as const satisfies Record<PlanId, string>;
+
+/** A plan's name: names are the API's contract (`type`), so they are not a setting. */
+export const planName = (id: PlanId): string => PLAN_NAMES[id];
+
 const included = (text: string): PlanFeature => ({ text, included: true });
 const excluded = (text: string): PlanFeature => ({ text, included: false });
 
-export const PLAN_DEFINITIONS = {
-  free: {
-    id: 'free',
-    name: 'Free Plan',
-    cost: 0,
-    amountCents: 0,
+/** The topic counts /create offers up to `most`: the product's 5 and 10, and `most` itself. */
+function topicCountsUpTo(most: number): number[] {
+  return [...new Set([...[5, 10].filter((count) => count < most), most])].sort((a, b) => a - b);
+}
+
+const PERIOD_ACCESS = { month: '1 Month Access', year: '1 Year Access' } as const;
+
+function paidPlan<K extends PaidPlanId>(
+  id: K,
+  period: 'month' | 'year',
+  set: PlanSettings[K],
+): PlanDefinition & { id: K } {
+  return {
+    id,
+    name: PLAN_NAMES[id],
+    cost: set.amountCents / 100,
+    amountCents: set.amountCents,
     currency: 'USD',
-    period: null,
+    period,
     features: [
-      included('Generate 5 Sub-Topics'),
-      included('Lifetime access'),
-      included('Theory & Image Course'),
-      included('Create Unlimited Course'),
-      excluded('Video & Theory Course'),
-    ],
-    limits: {
-      topicCounts: [5],
-      courseTypes: ['text'],
-      material: { documents: false, pastedChars: 20_000 },
-    },
-  },
-  monthly: {
-    id: 'monthly',
-    name: 'Monthly Plan',
-    cost: 8,
-    amountCents: 800,
-    currency: 'USD',
-    period: 'month',
-    features: [
-      included('Generate 10 Sub-Topics'),
-      included('1 Month Access'),
+      included(`Generate ${set.topics} Sub-Topics`),
+      included(PERIOD_ACCESS[period]),
       included('Theory & Image Course'),
       included('Create Unlimited Course'),
       included('Video & Theory Course'),
     ],
     limits: {
-      topicCounts: [5, 10],
+      topicCounts: topicCountsUpTo(set.topics),
       courseTypes: ['text', 'video'],
-      material: { documents: true, pastedChars: 100_000 },
+      material: { documents: set.documents, pastedChars: set.pastedChars },
     },
-  },
-  yearly: {
-    id: 'yearly',
-    name: 'Yearly Plan',
-    cost: 88,
-    amountCents: 8800,
-    currency: 'USD',
-    period: 'year',
-    features: [
-      included('Generate 10 Sub-Topics'),
-      included('1 Year Access'),
-      included('Theory & Image Course'),
-      included('Create Unlimited Course'),
-      included('Video & Theory Course'),
-    ],
-    limits: {
-      topicCounts: [5, 10],
-      courseTypes: ['text', 'video'],
-      material: { documents: true, pastedChars: 100_000 },
+  };
+}
+
+/** The plans as `settings` make them. */
+export function planTable(settings: PlanSettings): PlanTable {
+  return {
+    free: {
+      id: 'free',
+      name: PLAN_NAMES.free,
+      cost: 0,
+      amountCents: 0,
+      currency: 'USD',
+      period: null,
+      features: [
+        included(`Generate ${settings.free.topics} Sub-Topics`),
+        included('Lifetime access'),
+        included('Theory & Image Course'),
+        included('Create Unlimited Course'),
+        excluded('Video & Theory Course'),
+      ],
+      limits: {
+        topicCounts: topicCountsUpTo(settings.free.topics),
+        courseTypes: ['text'],
+        material: {
+          documents: settings.free.documents,
+          pastedChars: settings.free.pastedChars,
+        },
+      },
     },
-  },
-} as const satisfies Record<PlanId, PlanDefinition>;
+    monthly: paidPlan('monthly', 'month', settings.monthly),
+    yearly: paidPlan('yearly', 'year', settings.yearly),
+  };
+}
+
+/** The product's own plans, before any operator's settings. */
+export const DEFAULT_PLANS: PlanTable = planTable(DEFAULT_PLAN_SETTINGS);
 
 /** In card order: free, monthly, yearly. */
-export const PLAN_LIST: readonly PlanDefinition[] = [
-  PLAN_DEFINITIONS.free,
-  PLAN_DEFINITIONS.monthly,
-  PLAN_DEFINITIONS.yearly,
-];
+export const planList = (table: PlanTable): PlanDefinition[] => PLAN_IDS.map((id) => table[id]);
 
 /**
  * Flashcards with spaced repetition (ADR 0033) are part of every plan: each lesson a member
@@ -129,13 +175,14 @@ export function isPaidPlan(value: unknown): value is PaidPlanId {
 /** SCORM 1.2 packages for an LMS (ADR 34): a paid-plan feature, refused with PAID_ONLY_MESSAGE. */
 export const canExportScorm = (plan: PlanId): boolean => isPaidPlan(plan);
 
-export function getPlan(id: PlanId): PlanDefinition {
-  return PLAN_DEFINITIONS[id];
-}
+/** '$8', '$12.50': whole dollars without cents, as the cards show them. */
+export const formatDollars = (cents: number): string =>
+  `$${cents % 100 === 0 ? cents / 100 : (cents / 100).toFixed(2)}`;
 
 /** '$8 / month', '$88 / year', '$0'. */
 export function formatPlanPrice(plan: PlanDefinition): string {
-  return plan.period ? `$${plan.cost} / ${plan.period}` : `$${plan.cost}`;
+  const price = formatDollars(plan.amountCents);
+  return plan.period ? `${price} / ${plan.period}` : price;
 }
 
 /**
@@ -146,17 +193,17 @@ export const MEMBER_TYPES = ['free', 'Monthly Plan', 'Yearly Plan'] as const;
 export type MemberType = (typeof MEMBER_TYPES)[number];
 
 export function memberType(plan: PlanId): MemberType {
-  return plan === 'free' ? 'free' : PLAN_DEFINITIONS[plan].name;
+  return plan === 'free' ? 'free' : PLAN_NAMES[plan];
 }
 
 /** A paid plan as an API client may name it: its id ('monthly') or its name ('Monthly Plan'). */
 export function paidPlanNamed(value: unknown): PaidPlanId | null {
   if (typeof value !== 'string') return null;
   const wanted = value.trim().toLowerCase();
-  const found = PLAN_LIST.find(
-    (plan) => plan.id !== 'free' && (plan.id === wanted || plan.name.toLowerCase() === wanted),
+  const found = PLAN_IDS.find(
+    (id) => id !== 'free' && (id === wanted || PLAN_NAMES[id].toLowerCase() === wanted),
   );
-  return found && isPaidPlan(found.id) ? found.id : null;
+  return found && isPaidPlan(found) ? found : null;
 }
 
 export interface PlanButton {
@@ -185,20 +232,18 @@ export const AI_ALLOWANCE_MESSAGE =
 
 /** The most sub-topics a member may type on /create (the product's five inputs). */
 export const MAX_MEMBER_SUBTOPICS = 5;
-/** The topic counts /create offers: every count some plan allows (5 and 10), smallest first. */
-export const TOPIC_COUNT_CHOICES: readonly number[] = [
-  ...new Set(PLAN_LIST.flatMap((plan) => plan.limits.topicCounts)),
-].sort((a, b) => a - b);
-export const FREE_TOPIC_COUNT = PLAN_DEFINITIONS.free.limits.topicCounts[0]!;
-/** The largest outline any plan allows, and the most lessons a topic of it may have. */
-export const MAX_TOPICS = Math.max(...TOPIC_COUNT_CHOICES);
+/** The topic counts /create offers: every count some plan allows, smallest first. */
+export const topicCountChoices = (table: PlanTable): number[] =>
+  [...new Set(planList(table).flatMap((plan) => plan.limits.topicCounts))].sort((a, b) => a - b);
+/** The most topics a plan allows. */
+export const mostTopics = (plan: PlanDefinition): number => Math.max(...plan.limits.topicCounts);
 export const MAX_LESSONS_PER_TOPIC = 6;
 /** Sub-topics the AI writes per topic (its outline prompt asks for 2 to 4). */
 export const AI_LESSONS_PER_TOPIC = 4;
 
 /** Lessons the AI may write for one course on a plan: its most topics × AI_LESSONS_PER_TOPIC. */
-export function aiLessonLimit(plan: PlanId): number {
-  return Math.max(...getPlan(plan).limits.topicCounts) * AI_LESSONS_PER_TOPIC;
+export function aiLessonLimit(plan: PlanDefinition): number {
+  return mostTopics(plan) * AI_LESSONS_PER_TOPIC;
 }
 
 export const aiLessonLimitMessage = (limit: number) =>
@@ -216,13 +261,39 @@ export const COURSE_TYPE_LABELS = {
  * `aiLessonLimit`. Null when allowed, else the product's message.
  */
 export function planRefusal(
-  plan: PlanId,
+  plan: PlanDefinition,
   request: { topicCount: number; type: CourseType; aiLessons?: number },
 ): string | null {
-  const { limits } = getPlan(plan);
-  const typeAllowed = (limits.courseTypes as readonly CourseType[]).includes(request.type);
-  if (request.topicCount > Math.max(...limits.topicCounts) || !typeAllowed)
-    return PAID_ONLY_MESSAGE;
+  const { limits } = plan;
+  const typeAllowed = limits.courseTypes.includes(request.type);
+  if (request.topicCount > mostTopics(plan) || !typeAllowed) return PAID_ONLY_MESSAGE;
   const limit = aiLessonLimit(plan);
   return (request.aiLessons ?? 0) > limit ? aiLessonLimitMessage(limit) : null;
+}
+
+/** What a change of the plans changed, one line per field: 'Monthly Plan price: $8 → $12'. */
+export function describePlanChange(before: PlanSettings, after: PlanSettings): string[] {
+  const lines: string[] = [];
+  for (const id of PLAN_IDS) {
+    const was: Record<string, unknown> = before[id];
+    const now: Record<string, unknown> = after[id];
+    for (const [field, label] of [
+      ['amountCents', 'price'],
+      ['topics', 'topics'],
+      ['pastedChars', 'pasted characters'],
+      ['documents', 'documents'],
+    ] as const) {
+      if (!(field in now) || was[field] === now[field]) continue;
+      const show = (value: unknown) =>
+        field === 'amountCents'
+          ? formatDollars(Number(value))
+          : typeof value === 'boolean'
+            ? value
+              ? 'yes'
+              : 'no'
+            : Number(value).toLocaleString('en-US');
+      lines.push(`${PLAN_NAMES[id]} ${label}: ${show(was[field])} → ${show(now[field])}`);
+    }
+  }
+  return lines;
 }

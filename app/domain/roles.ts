@@ -4,3 +4,8 @@ import type { Role } from '../../db/schema';
 export function isAdminRole(role: Role): boolean {
   return role === 'admin' || role === 'main_admin';
 }
+
+/** The install's owner: the only one who changes its settings (plans, prices: ADR 0055). */
+export function isMainAdminRole(role: Role): boolean {
+  return role === 'main_admin';
+}

@@ -1,4 +1,4 @@
-import { getPlan, type PlanId } from './plans';
+import { planName, type PlanId } from './plans';
 
 /**
  * The tutor's rules, in one place for the panel and the server. Browser-safe: no server imports.
@@ -28,7 +28,7 @@ const hours = (seconds: number) => {
 };
 
 export function tutorDailyCapMessage(plan: PlanId, retryAfterSeconds: number): string {
-  return `You have asked the tutor ${TUTOR_QUESTIONS_PER_DAY[plan]} questions today, the most the ${
-    getPlan(plan).name
-  } allows. Please ask again in ${hours(retryAfterSeconds)}.`;
+  return `You have asked the tutor ${TUTOR_QUESTIONS_PER_DAY[plan]} questions today, the most the ${planName(
+    plan,
+  )} allows. Please ask again in ${hours(retryAfterSeconds)}.`;
 }

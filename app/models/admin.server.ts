@@ -171,6 +171,22 @@ export async function recordAudit(
     .values({ actorId: actor.id, actorEmail: actor.email, action, detail });
 }
 
+/** The latest entries of some actions only (a setting's changes, for its page). */
+export async function listAuditOf(actions: string[], limit = 10) {
+  const { adminAudit } = tables;
+  return database()
+    .select()
+    .from(adminAudit)
+    .where(inArray(adminAudit.action, actions))
+    .orderBy(desc(adminAudit.id))
+    .limit(limit);
+}
+
+export async function getAuditEntry(id: number) {
+  const { adminAudit } = tables;
+  return first(database().select().from(adminAudit).where(eq(adminAudit.id, id)));
+}
+
 export async function listAudit(limit = 20) {
   const { adminAudit } = tables;
   return database().select().from(adminAudit).orderBy(desc(adminAudit.id)).limit(limit);

@@ -2,6 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { NavLink, Outlet, useLoaderData, useLocation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import adminStyles from '~/styles/admin.css?url';
+import { isMainAdminRole } from '~/domain/roles';
 import { requireAdmin } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
 import { appVersion } from '~/utils/version.server';
@@ -15,8 +16,8 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyle
  * without its parent's loader.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  return { demo: env().demo, version: appVersion() };
+  const user = await requireAdmin(request);
+  return { demo: env().demo, version: appVersion(), mainAdmin: isMainAdminRole(user.role) };
 }
 
 const ENTRIES = [
@@ -33,13 +34,15 @@ const ENTRIES = [
   ['/editbilling', 'Subscription & Billing'],
   ['/admin/queues', 'Queues'],
 ] as const;
+/** The install's settings are the main admin's alone (ADR 0055). */
+const MAIN_ADMIN_ENTRIES = [['/admin/settings', 'Settings']] as const;
 const DEMO_ENTRIES = [
   ['/admin/outbox', 'Outbox'],
   ['/admin/billing-demo', 'Billing simulator'],
 ] as const;
 
 export default function AdminLayout() {
-  const { demo, version } = useLoaderData<typeof loader>();
+  const { demo, version, mainAdmin } = useLoaderData<typeof loader>();
   const [open, setOpen] = useState(false);
   const location = useLocation();
   useEffect(() => setOpen(false), [location.pathname]);
@@ -59,7 +62,11 @@ export default function AdminLayout() {
       </header>
       <nav id="admin-sidebar" className="admin-sidebar" aria-label="Admin">
         <ul>
-          {[...ENTRIES, ...(demo ? DEMO_ENTRIES : [])].map(([to, label]) => (
+          {[
+            ...ENTRIES,
+            ...(mainAdmin ? MAIN_ADMIN_ENTRIES : []),
+            ...(demo ? DEMO_ENTRIES : []),
+          ].map(([to, label]) => (
             <li key={to}>
               <NavLink to={to} prefetch="intent">
                 {label}

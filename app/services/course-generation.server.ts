@@ -24,6 +24,7 @@ import {
 import { OUTLINE_REWRITING_MESSAGE } from '~/domain/outline-edit';
 import type { User } from '~/models/users.server';
 import { AI_ALLOWANCE_MESSAGE, planRefusal } from '~/domain/plans';
+import { planOf } from '~/services/plans.server';
 import { fail, ok, type Result } from '~/domain/result';
 import { aiAllowance } from '~/services/ai-allowance.server';
 import { keepQuizzesGenerating } from '~/services/quizzes.server';
@@ -52,7 +53,7 @@ export async function startOutline(
     material?: MaterialUpload;
   },
 ): Promise<Result<Outline>> {
-  const refused = planRefusal(user.plan, input);
+  const refused = planRefusal(await planOf(user.plan), input);
   if (refused) return fail(refused, 403);
   // Read before the allowance is counted: a refused document costs nothing and creates nothing.
   const material = input.material ? await readMaterial(user, input.material) : ok(undefined);
@@ -172,7 +173,7 @@ export async function startCourse(user: User, outlineId: string): Promise<Result
   if (outline.rewriteInstruction !== null) return fail(OUTLINE_REWRITING_MESSAGE, 409);
   const lessonCount = outline.result.reduce((sum, topic) => sum + topic.lessons.length, 0);
   // The outline as it stands: the member may have added or removed topics (ADR 0032).
-  const refused = planRefusal(user.plan, {
+  const refused = planRefusal(await planOf(user.plan), {
     topicCount: outline.result.length,
     type: outline.courseType,
     aiLessons: lessonCount,
@@ -214,7 +215,7 @@ export async function createCourseFromContent(
   const toGenerate = input.topics
     .flatMap((topic) => topic.lessons)
     .filter((lesson) => !lesson.theory).length;
-  const refused = planRefusal(user.plan, {
+  const refused = planRefusal(await planOf(user.plan), {
     topicCount: input.topics.length,
     type: input.type,
     aiLessons: toGenerate,

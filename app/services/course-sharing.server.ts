@@ -17,6 +17,7 @@ import { listLessonsOfCourse, parseCredit, type LessonCredit } from '~/models/le
 import { listQuizzesOfCourse } from '~/models/quizzes.server';
 import type { User } from '~/models/users.server';
 import { planRefusal } from '~/domain/plans';
+import { planOf } from '~/services/plans.server';
 import { fail, ok, type Result } from '~/domain/result';
 import { keepQuizzesGenerating } from '~/services/quizzes.server';
 import { keepCourseDecksWriting } from '~/services/flashcards.server';
@@ -136,7 +137,10 @@ export async function copySharedCourse(user: User, token: string): Promise<Resul
   const source = courseId ? await getCourse(courseId) : undefined;
   if (!source) return fail('Not Found', 404);
   const outline = await courseOutline(source.id);
-  const refused = planRefusal(user.plan, { topicCount: outline.length, type: source.type });
+  const refused = planRefusal(await planOf(user.plan), {
+    topicCount: outline.length,
+    type: source.type,
+  });
   if (refused) return fail(refused, 403);
 
   const lessons = new Map(

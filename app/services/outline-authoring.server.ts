@@ -6,7 +6,9 @@ import {
   OUTLINE_USED_MESSAGE,
   outlineEditRefusal,
   sameOutline,
+  topicLimitOf,
 } from '~/domain/outline-edit';
+import { planOf } from '~/services/plans.server';
 import { AI_ALLOWANCE_MESSAGE, PAID_ONLY_MESSAGE } from '~/domain/plans';
 import { fail, ok, type Failure, type Result } from '~/domain/result';
 import {
@@ -63,7 +65,7 @@ export async function saveOutlineOf(
   const refused = changeRefusal(outline);
   if (refused) return refused;
   const topics = normalizeOutline(edited);
-  const message = outlineEditRefusal(topics, user.plan);
+  const message = outlineEditRefusal(topics, topicLimitOf(await planOf(user.plan)));
   // Beyond the plan is a 403, as on /create; anything else about the outline is a 400.
   if (message) return fail(message, message === PAID_ONLY_MESSAGE ? 403 : 400);
   if (!sameOutline(topics, outline.result!)) {

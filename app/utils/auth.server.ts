@@ -1,6 +1,7 @@
 import { createCookie, redirect, type AppLoadContext } from '@remix-run/node';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { isAdmin, type User } from '~/models/users.server';
+import { isMainAdminRole } from '~/domain/roles';
 import { userOfApiToken } from '~/models/api-tokens.server';
 import { secureCookies } from './cookies.server';
 import { safeRedirect } from './redirect';
@@ -162,6 +163,16 @@ export async function requireAnonymous(request: Request) {
 export async function requireAdmin(request: Request): Promise<User> {
   const user = await requireUser(request);
   if (!isAdmin(user)) throw redirect('/home');
+  return user;
+}
+
+/**
+ * For the install's settings: a visitor goes to /signin; anyone but the main admin, admins
+ * included, is told there is no such page (404), so the page does not say it exists.
+ */
+export async function requireMainAdmin(request: Request): Promise<User> {
+  const user = await requireUser(request);
+  if (!isMainAdminRole(user.role)) throw new Response('Not Found', { status: 404 });
   return user;
 }
 

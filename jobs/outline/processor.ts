@@ -10,6 +10,7 @@ import {
 } from '~/models/outlines.server';
 import { getUserById } from '~/models/users.server';
 import { topicLimitOf } from '~/domain/outline-edit';
+import { planOf } from '~/services/plans.server';
 import { materialDigest } from '~/services/material/relevance.server';
 import { describeAiFailure } from '~/services/vendors/ai.server';
 import { generateOutline } from '~/services/vendors/ai-outline.server';
@@ -80,7 +81,7 @@ async function outlineRequest(
       ? { instruction: outline.rewriteInstruction, current: outline.result }
       : undefined;
   const owner = rewrite || digest ? await getUserById(outline.userId) : undefined;
-  const planLimit = owner ? topicLimitOf(owner.plan).max : outline.topicCount;
+  const planLimit = owner ? topicLimitOf(await planOf(owner.plan)).max : outline.topicCount;
   return {
     mainTopic: outline.mainTopic,
     subtopics: outline.subtopics,

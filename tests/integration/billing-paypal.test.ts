@@ -17,6 +17,10 @@ import { createSession } from '~/utils/auth.server';
 import { database, first, tables } from '~/utils/database.server';
 import { env, resetEnvForTests } from '~/utils/env.server';
 import { startVendorMocks } from '~/utils/mocks.server';
+import { forgetPlans, PLANS_KEY } from '~/services/plans.server';
+import { writeSetting } from '~/models/settings.server';
+import { DEFAULT_PLAN_SETTINGS } from '~/domain/plans';
+import { subscriptionSummary } from '~/services/billing/subscription-view.server';
 
 /**
  * PayPal checkout through the real SDK against the HTTP mock: the server
@@ -127,6 +131,40 @@ describe('PayPal checkout', () => {
     });
     expect(again.body.billing_info).toMatchObject({ last_payment: { amount: { value: '8.00' } } });
     expect(await receiptsOf(user.id)).toHaveLength(1);
+  });
+
+  it('keeps a member at the price they subscribed at when the price changes (ADR 55)', async () => {
+    const activate = async (cookie: string, subscriptionId: string) => {
+      const url = `/success?plan=monthly&method=paypal&subscription_id=${subscriptionId}`;
+      expect(await settle(get(successPage.loader, url, { cookie }))).toMatchObject({ ok: true });
+    };
+    const earlier = await member();
+    const earlierId = await subscribe(earlier.cookie);
+    await activate(earlier.cookie, earlierId);
+    try {
+      await writeSetting(
+        PLANS_KEY,
+        JSON.stringify({
+          ...DEFAULT_PLAN_SETTINGS,
+          monthly: { ...DEFAULT_PLAN_SETTINGS.monthly, amountCents: 1200 },
+        }),
+      );
+      forgetPlans();
+      const later = await member();
+      const laterId = await subscribe(later.cookie);
+      await activate(later.cookie, laterId);
+      // The earlier member's subscription read again (a return, a webhook, the reconciliation).
+      await activate(earlier.cookie, earlierId);
+
+      const earlierRow = await subscriptionOf(earlierId);
+      const laterRow = await subscriptionOf(laterId);
+      expect([earlierRow.amountCents, laterRow.amountCents]).toEqual([800, 1200]);
+      expect(subscriptionSummary(earlierRow, null).amount).toBe('$8.00 USD');
+      expect(subscriptionSummary(laterRow, null).amount).toBe('$12.00 USD');
+    } finally {
+      await database().delete(tables.settings).where(eq(tables.settings.key, PLANS_KEY));
+      forgetPlans();
+    }
   });
 
   it("refuses another member's subscription id, and an unknown one", async () => {

@@ -19,7 +19,12 @@ import {
   MAX_COURSE_TEXT_CHARS,
   MAX_LESSON_TEXT_CHARS,
 } from '~/domain/content-limits';
-import { AI_LESSONS_PER_TOPIC, aiLessonLimit, aiLessonLimitMessage } from '~/domain/plans';
+import {
+  AI_LESSONS_PER_TOPIC,
+  aiLessonLimit,
+  aiLessonLimitMessage,
+  DEFAULT_PLANS,
+} from '~/domain/plans';
 import { createOutline, getOutline, storeOutlineResult } from '~/models/outlines.server';
 import { createUser, type User } from '~/models/users.server';
 import { startOutline } from '~/services/course-generation.server';
@@ -310,7 +315,7 @@ describe('/api/course, /api/courses and /api/update', () => {
       })),
     });
     const free = await member('free');
-    const limit = aiLessonLimit('free');
+    const limit = aiLessonLimit(DEFAULT_PLANS.free);
     // Five topics of six lessons without theory: 30 AI lessons, more than a free /create gives.
     const tooMany = await json(apiCourse, {
       path: '/api/course',

@@ -142,6 +142,8 @@ const VISITS: Record<string, Visit[]> = {
   '/admin/outbox/:id': [as('admin', (made) => made.outboxEmailPath)],
   '/admin/queues': [as('admin', '/admin/queues')],
   '/admin/billing-demo': [as('admin', '/admin/billing-demo')],
+  // The main admin's alone (ADR 0055): any other admin meets the not-found page.
+  '/admin/settings': [as('admin', '/admin/settings', { status: 404 })],
   '/editterms': [as('admin', '/editterms')],
   '/editprivacy': [as('admin', '/editprivacy')],
   '/editcancellation': [as('admin', '/editcancellation')],

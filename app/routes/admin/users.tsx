@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { AdminTable } from '~/components/admin-table';
 import { FormFeedback } from '~/components/form-feedback';
-import { getPlan } from '~/domain/plans';
+import { planName } from '~/domain/plans';
 import { listUsers } from '~/models/admin.server';
 import { changeAdminRole } from '~/services/admin.server';
 import { requireAdmin } from '~/utils/auth.server';
@@ -45,7 +45,7 @@ export default function Users() {
         columns={[
           { key: 'email', label: 'Email', sortable: true, render: (row) => row.email },
           { key: 'name', label: 'Name', sortable: true, render: (row) => row.name },
-          { key: 'type', label: 'Type', sortable: true, render: (row) => getPlan(row.type).name },
+          { key: 'type', label: 'Type', sortable: true, render: (row) => planName(row.type) },
           {
             key: 'admin',
             label: 'Admin',

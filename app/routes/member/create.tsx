@@ -18,13 +18,13 @@ import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import {
   COURSE_TYPE_LABELS,
-  FREE_TOPIC_COUNT,
   isPaidPlan,
   MAX_MEMBER_SUBTOPICS,
   MAX_SUBTOPICS_MESSAGE,
   PAID_ONLY_MESSAGE,
-  TOPIC_COUNT_CHOICES,
+  topicCountChoices,
 } from '~/domain/plans';
+import { plans } from '~/services/plans.server';
 import { missingFieldMessage } from '~/utils/messages';
 import {
   ACCEPT_ATTRIBUTE,
@@ -36,7 +36,6 @@ import {
   missingSubtopicMessage,
 } from '~/domain/material';
 import { topicLimitOf } from '~/domain/outline-edit';
-import { getPlan } from '~/domain/plans';
 import type { RouteBodyLimit } from '~/load-context';
 import { hasMaterial } from '~/services/material/intake.server';
 import { cleanText, parseWith, readBodyWithFile } from '~/utils/validation.server';
@@ -54,16 +53,21 @@ export const bodyLimit: RouteBodyLimit = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { material } = getPlan(user.plan).limits;
+  const table = await plans();
+  const plan = table[user.plan];
+  const { material } = plan.limits;
   return {
     paid: isPaidPlan(user.plan),
+    // Every count some plan allows, and those the member's plan allows (a setting, ADR 0055).
+    topicChoices: topicCountChoices(table),
+    topicCounts: plan.limits.topicCounts,
     // Sub-topics given with material join after its topics, up to this many topics in all.
-    topicLimit: topicLimitOf(user.plan).max,
+    topicLimit: topicLimitOf(plan).max,
     // The member's own material (ADR 0032): what their plan lets them give.
     material: {
       documents: material.documents,
       pastedChars: material.pastedChars,
-      allowance: materialAllowance(user.plan),
+      allowance: materialAllowance(plan),
     },
   };
 }
@@ -82,9 +86,11 @@ const TOPIC_REQUIRED = missingFieldMessage('Topic');
 const createSchema = ({
   needsSubtopic,
   documents,
+  topicChoices,
 }: {
   needsSubtopic: boolean;
   documents: boolean;
+  topicChoices: readonly number[];
 }) =>
   z.object({
     topic: z
@@ -110,7 +116,7 @@ const createSchema = ({
       ),
     topicCount: z.coerce
       .number({ error: missingFieldMessage('number of topics') })
-      .refine((n) => TOPIC_COUNT_CHOICES.includes(n), missingFieldMessage('number of topics')),
+      .refine((n) => topicChoices.includes(n), missingFieldMessage('number of topics')),
     type: z.enum(['text', 'video'], { error: missingFieldMessage('Course Type') }),
     language: courseLanguage,
   });
@@ -124,14 +130,15 @@ interface FormValues {
   pasted: string;
 }
 
-function valuesOf(body: Record<string, unknown>): FormValues {
+function valuesOf(body: Record<string, unknown>, topicChoices: readonly number[]): FormValues {
   const subtopics = list(body.subtopic).slice(0, MAX_MEMBER_SUBTOPICS);
   return {
     topic: typeof body.topic === 'string' ? body.topic : '',
     subtopics: subtopics.length > 0 ? subtopics : [''],
     topicCount:
-      TOPIC_COUNT_CHOICES.find((count) => String(count) === String(body.topicCount)) ??
-      FREE_TOPIC_COUNT,
+      topicChoices.find((count) => String(count) === String(body.topicCount)) ??
+      topicChoices[0] ??
+      0,
     type: body.type === 'video' ? 'video' : 'text',
     language: isLanguageCode(body.language) ? body.language : DEFAULT_LANGUAGE,
     // A form sends a textarea's line breaks as CRLF (HTML's form encoding): one character each,
@@ -148,7 +155,9 @@ function valuesOf(body: Record<string, unknown>): FormValues {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const { body, file } = await readBodyWithFile(request, 'document');
-  const values = valuesOf(body);
+  const table = await plans();
+  const topicChoices = topicCountChoices(table);
+  const values = valuesOf(body, topicChoices);
   const intent = body.intent;
   if (intent === 'add') {
     if (list(body.subtopic).length >= MAX_MEMBER_SUBTOPICS)
@@ -163,7 +172,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const material = { file, pasted: values.pasted };
   const schema = createSchema({
     needsSubtopic: !hasMaterial(material),
-    documents: getPlan(user.plan).limits.material.documents,
+    documents: table[user.plan].limits.material.documents,
+    topicChoices,
   });
   const parsed = parseWith(schema, { ...body, subtopic: list(body.subtopic) });
   if (!parsed.ok) return data({ error: parsed.message, values }, { status: 400 });
@@ -181,14 +191,14 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Create() {
-  const { paid, topicLimit, material } = useLoaderData<typeof loader>();
+  const { paid, topicChoices, topicCounts, topicLimit, material } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const submitting = navigation.state === 'submitting' && !navigation.formData?.get('intent');
   const initial = actionData?.values;
   const [topic, setTopic] = useState(initial?.topic ?? '');
   const [subtopics, setSubtopics] = useState<string[]>(initial?.subtopics ?? ['']);
-  const [topicCount, setTopicCount] = useState<number>(initial?.topicCount ?? FREE_TOPIC_COUNT);
+  const [topicCount, setTopicCount] = useState<number>(initial?.topicCount ?? topicCounts[0] ?? 0);
   const [type, setType] = useState<CourseTypeValue>(initial?.type ?? 'text');
   const [language, setLanguage] = useState(initial?.language ?? DEFAULT_LANGUAGE);
   const [pasted, setPasted] = useState(initial?.pasted ?? '');
@@ -217,7 +227,7 @@ export default function Create() {
   }
 
   function chooseCount(count: number) {
-    if (count !== FREE_TOPIC_COUNT && !paid) toast.error(PAID_ONLY_MESSAGE);
+    if (!topicCounts.includes(count)) toast.error(PAID_ONLY_MESSAGE);
     else setTopicCount(count);
   }
 
@@ -339,9 +349,11 @@ export default function Create() {
         </fieldset>
         <fieldset className="choices">
           <legend>
-            {paid ? 'Select number of sub topics' : 'For free member sub topics is limited to 5'}
+            {paid
+              ? 'Select number of sub topics'
+              : `For free member sub topics is limited to ${topicLimit}`}
           </legend>
-          {TOPIC_COUNT_CHOICES.map((count) => (
+          {topicChoices.map((count) => (
             <label key={count} className="choice">
               <input
                 type="radio"

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { PaymentProvider } from '../../../db/schema';
 import { FormFeedback } from '~/components/form-feedback';
 import { COUNTRIES_ENGLISH, COUNTRIES_NATIVE, isCountryCode } from '~/domain/countries';
-import { formatPlanPrice, getPlan, isPaidPlan } from '~/domain/plans';
+import { formatPlanPrice, isPaidPlan } from '~/domain/plans';
+import { planOf } from '~/services/plans.server';
 import { enabledProviders } from '~/services/billing/providers.server';
 import { startCheckout } from '~/services/billing/checkout.server';
 import authStyles from '~/styles/auth.css?url';
@@ -40,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (isPaidPlan(user.plan)) throw redirect('/subscription');
   const native = new Map(COUNTRIES_NATIVE.map((country) => [country.code, country.label]));
   return {
-    plan,
+    plan: await planOf(plan),
     email: user.email,
     providers: enabledProviders(),
     countries: COUNTRIES_ENGLISH.map((country) => ({
@@ -92,10 +93,9 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Payment() {
-  const { plan: id, email, providers, countries } = useLoaderData<typeof loader>();
+  const { plan, email, providers, countries } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== 'idle';
-  const plan = getPlan(id);
   return (
     <section className="auth-page">
       <div className="auth-card card">

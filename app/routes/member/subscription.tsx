@@ -8,7 +8,7 @@ import {
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FormFeedback } from '~/components/form-feedback';
 import { SubscriptionSummary } from '~/components/subscription-summary';
-import { getPlan, isPaidPlan } from '~/domain/plans';
+import { isPaidPlan, planName } from '~/domain/plans';
 import { cancelSubscription } from '~/services/billing/cancellation.server';
 import { MESSAGES } from '~/services/billing/providers.server';
 import { startPlanChange } from '~/services/billing/plan-change.server';
@@ -42,17 +42,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!details.ok) {
     if (!isPaidPlan(user.plan)) throw redirect('/pricing');
     // A paid plan granted without a provider subscription (e.g. by an operator).
-    return { summary: null, plan: getPlan(user.plan).name, receipts: [], cancelled: false };
+    return { summary: null, plan: planName(user.plan), receipts: [], cancelled: false };
   }
   const { subscription, provider, receipts } = details.value;
   return {
     summary: subscriptionSummary(subscription, provider),
-    plan: getPlan(subscription.plan).name,
+    plan: planName(subscription.plan),
     cancelled: subscription.status === 'cancelled',
     receipts: receipts.map((receipt) => ({
       number: receipt.number,
       paidAt: receipt.paidAt.toISOString().slice(0, 10),
-      plan: getPlan(receipt.plan).name,
+      plan: planName(receipt.plan),
       amount: formatMoney(receipt.amountCents, receipt.currency),
     })),
   };

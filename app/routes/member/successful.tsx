@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { SubscriptionSummary } from '~/components/subscription-summary';
-import { getPlan } from '~/domain/plans';
+import { formatDollars } from '~/domain/plans';
 import { confirmPlanChange } from '~/services/billing/plan-change.server';
 import { subscriptionSummary } from '~/services/billing/subscription-view.server';
 import authStyles from '~/styles/auth.css?url';
@@ -25,7 +25,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { subscription, provider } = result.value;
   return {
     ok: true as const,
-    price: getPlan(subscription.plan).cost,
+    // What this member pays from now on: the price stored with their subscription.
+    price: formatDollars(subscription.amountCents),
     summary: subscriptionSummary(subscription, provider),
   };
 }
@@ -39,7 +40,7 @@ export default function Successful() {
           <>
             <h1>Thank You</h1>
             <p className="lead" data-testid="successful-text">
-              Your plan was modified to the {data.summary.plan}. You will be charged ${data.price}{' '}
+              Your plan was modified to the {data.summary.plan}. You will be charged {data.price}{' '}
               from the next billing date.
             </p>
             <SubscriptionSummary summary={data.summary} />

@@ -41,6 +41,8 @@ import { requireUser } from '~/utils/auth.server';
 import { parseWith, readBody, requiredText } from '~/utils/validation.server';
 import { useLongPoll } from '~/browser/use-long-poll';
 import { languageAttributes } from '~/domain/languages';
+import { topicLimitOf } from '~/domain/outline-edit';
+import { planOf } from '~/services/plans.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Topics | CourseGen' }];
@@ -50,7 +52,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const outline = await getOutlineForUser(params.outlineId ?? '', user.id);
   if (!outline) throw new Response('Not Found', { status: 404 });
   await ensureOutlineJob(outline);
-  return { status: withJobService(await outlineStatus(outline)), plan: user.plan };
+  return {
+    status: withJobService(await outlineStatus(outline)),
+    topicLimit: topicLimitOf(await planOf(user.plan)),
+  };
 }
 
 const outlineAction = z.discriminatedUnion('intent', [
@@ -180,7 +185,7 @@ function TopicsView() {
           <Form method="post" className="outline-form">
             <OutlineEditor
               outlineId={status.id}
-              plan={loaderData.plan}
+              topicLimit={loaderData.topicLimit}
               initial={status.topics}
               revision={status.revision}
               locked={Boolean(status.rewriting)}

@@ -4,7 +4,15 @@ import { ContactCta } from '~/components/contact-cta';
 import { Faq, type FaqItem } from '~/components/faq';
 import { PlanCards } from '~/components/plan-card';
 import { materialAllowance } from '~/domain/material';
-import { FLASHCARD_PLANS, PLAN_DEFINITIONS, PLAN_LIST } from '~/domain/plans';
+import {
+  FLASHCARD_PLANS,
+  formatDollars,
+  mostTopics,
+  planList,
+  planName,
+  type PlanDefinition,
+} from '~/domain/plans';
+import { plans } from '~/services/plans.server';
 import { paidUntilOf } from '~/services/billing/subscription-view.server';
 import publicStyles from '~/styles/public.css?url';
 import { getSessionUser } from '~/utils/auth.server';
@@ -13,18 +21,18 @@ import { TableScroll } from '~/components/table-scroll';
 
 export const links = () => [{ rel: 'stylesheet', href: publicStyles }];
 
-const { monthly, yearly } = PLAN_DEFINITIONS;
-
-export const meta: MetaFunction = ({ matches }) =>
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   pageMeta(matches, {
     title: 'Pricing',
-    description: `Free Plan, Monthly Plan at ${monthly.cost} USD per month or Yearly Plan at ${yearly.cost} USD per year. Compare what each plan includes.`,
+    description: data
+      ? `Free Plan, Monthly Plan at ${formatDollars(data.prices.monthly)} USD per month or Yearly Plan at ${formatDollars(data.prices.yearly)} USD per year. Compare what each plan includes.`
+      : 'Compare what each plan includes.',
   });
 
-const BENEFITS = [
+const benefits = (topics: { free: number; paid: number }) => [
   {
     title: 'Deeper courses',
-    text: 'Paid plans generate courses of 10 topics instead of 5, and video courses.',
+    text: `Paid plans generate courses of ${topics.paid} topics instead of ${topics.free}, and video courses.`,
   },
   {
     title: 'Video lessons',
@@ -52,13 +60,13 @@ const BENEFITS = [
 const listOf = (names: string[]) =>
   names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
 
-const FAQ: FaqItem[] = [
+const faq = (topics: { free: number; paid: number }): FaqItem[] => [
   {
     question: 'What do I get on the Free Plan?',
     answer: (
       <p>
-        Unlimited Theory &amp; Image courses of 5 topics each, for as long as you like. Video &amp;
-        Theory courses and 10-topic courses need a paid plan.
+        Unlimited Theory &amp; Image courses of {topics.free} topics each, for as long as you like.
+        Video &amp; Theory courses and {topics.paid}-topic courses need a paid plan.
       </p>
     ),
   },
@@ -66,9 +74,9 @@ const FAQ: FaqItem[] = [
     question: 'Which plans include flashcards?',
     answer: (
       <p data-testid="flashcard-plans">
-        {`Flashcards come with the ${listOf(FLASHCARD_PLANS.map((id) => PLAN_DEFINITIONS[id].name))}`}
-        : every lesson you study gets its deck, and the Review page schedules each card with spaced
-        repetition (FSRS). Writing them does not count against your hourly AI allowance.
+        {`Flashcards come with the ${listOf(FLASHCARD_PLANS.map(planName))}`}: every lesson you
+        study gets its deck, and the Review page schedules each card with spaced repetition (FSRS).
+        Writing them does not count against your hourly AI allowance.
       </p>
     ),
   },
@@ -114,11 +122,20 @@ const FAQ: FaqItem[] = [
 /** A member who cancelled keeps the paid plan until the period ends: say until when. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
-  return { paidUntil: user ? await paidUntilOf(user) : null };
+  const table = await plans();
+  return {
+    paidUntil: user ? await paidUntilOf(user) : null,
+    plans: planList(table),
+    prices: { monthly: table.monthly.amountCents, yearly: table.yearly.amountCents },
+    topics: {
+      free: mostTopics(table.free),
+      paid: Math.max(mostTopics(table.monthly), mostTopics(table.yearly)),
+    },
+  };
 }
 
 export default function Pricing() {
-  const { paidUntil } = useLoaderData<typeof loader>();
+  const { paidUntil, plans: list, topics } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <header className="page-intro">
@@ -139,7 +156,7 @@ export default function Pricing() {
       <section className="section-tight" aria-labelledby="benefits-title">
         <h2 id="benefits-title">Benefits</h2>
         <ul className="feature-grid">
-          {BENEFITS.map((benefit) => (
+          {benefits(topics).map((benefit) => (
             <li key={benefit.title} className="feature">
               <h3>{benefit.title}</h3>
               <p>{benefit.text}</p>
@@ -162,17 +179,17 @@ export default function Pricing() {
               </tr>
             </thead>
             <tbody>
-              {PLAN_LIST.map((plan) => (
+              {list.map((plan: PlanDefinition) => (
                 <tr key={plan.id}>
                   <th scope="row">{plan.name}</th>
-                  <td>{materialAllowance(plan.id)}</td>
+                  <td>{materialAllowance(plan)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </TableScroll>
       </section>
-      <Faq items={FAQ} />
+      <Faq items={faq(topics)} />
       <ContactCta text="Still have questions about plans or billing?" />
     </div>
   );

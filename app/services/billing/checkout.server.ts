@@ -1,5 +1,6 @@
 import type { BillingCustomer, PaymentProvider } from '../../../db/schema';
-import { getPlan, type PaidPlanId } from '~/domain/plans';
+import type { PaidPlanId } from '~/domain/plans';
+import { planOf } from '~/services/plans.server';
 import { fail, ok, type Result } from '~/domain/result';
 import {
   createPendingSubscription,
@@ -54,7 +55,7 @@ export async function startCheckout(
       provider: provider.name,
       providerSubscriptionId: created.id,
       plan: input.plan,
-      amountCents: getPlan(input.plan).amountCents,
+      amountCents: (await planOf(input.plan)).amountCents,
       approvalUrl: created.approvalUrl,
       customer: input.customer,
     });

@@ -1,4 +1,5 @@
-import { getPlan, type PaidPlanId } from '~/domain/plans';
+import type { PaidPlanId } from '~/domain/plans';
+import { planOf } from '~/services/plans.server';
 import { fail, ok, type Result } from '~/domain/result';
 import {
   getSubscriptionByProviderId,
@@ -62,7 +63,7 @@ export async function confirmPlanChange(
   }
   if (!state.plan) return fail(MESSAGES.unknownPlan, 400);
   if (state.plan !== row.plan) {
-    await recordPlanChange(row.id, state.plan, getPlan(state.plan).amountCents);
+    await recordPlanChange(row.id, state.plan, (await planOf(state.plan)).amountCents);
     log.info('billing.plan_changed', { userId: user.id, plan: state.plan });
   }
   return ok({

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { BillingCustomer } from '../../../db/schema';
-import { getPlan } from '~/domain/plans';
+import { planName } from '~/domain/plans';
 import {
   claimReceiptEmail,
   listReceiptsToEmail,
@@ -42,7 +42,6 @@ const formatDate = (date: Date | null) =>
 /** The receipt's lines, in the order both the PDF and the email show them. */
 function receiptLines(receipt: Receipt, subscription: SubscriptionRow) {
   const customer: Partial<BillingCustomer> = subscription.customer ?? {};
-  const plan = getPlan(receipt.plan);
   const price = formatMoney(receipt.amountCents, receipt.currency);
   return {
     title: `Receipt #${String(receipt.number).padStart(6, '0')}`,
@@ -59,7 +58,7 @@ function receiptLines(receipt: Receipt, subscription: SubscriptionRow) {
       ],
       ['Payment method', PROVIDER_NAMES[subscription.provider]],
     ] as [string, string][],
-    item: plan.name,
+    item: planName(receipt.plan),
     price,
     total: price,
   };

@@ -1,5 +1,6 @@
 import type { PaymentProvider } from '../../../db/schema';
-import { getPlan, type PaidPlanId } from '~/domain/plans';
+import type { PaidPlanId } from '~/domain/plans';
+import { planOf } from '~/services/plans.server';
 import {
   expirePaidPeriods,
   getSubscriptionByProviderId,
@@ -31,16 +32,22 @@ export async function applyActiveState(
   plan: PaidPlanId,
   state: ProviderSubscription,
 ) {
+  // A member keeps the price they subscribed at (ADR 0055): a price set since then is for new
+  // subscriptions; a change of plan takes the new plan's price as it is now. (The last payment is
+  // what was paid before, under a plan changed since perhaps: not the price from now on.)
+  const { lastPayment } = state;
+  const amountCents =
+    row.plan === plan && row.amountCents > 0 ? row.amountCents : (await planOf(plan)).amountCents;
   const { receipt, created } = await recordActivePayment(
     row.id,
     {
       status: 'active',
       plan,
-      amountCents: getPlan(plan).amountCents,
+      amountCents,
       startedAt: state.startedAt,
       nextBillingAt: state.nextBillingAt,
     },
-    state.lastPayment,
+    lastPayment && { ...lastPayment, amountCents: lastPayment.amountCents ?? amountCents },
   );
   const subscription = (await getSubscriptionByProviderId(
     row.provider,

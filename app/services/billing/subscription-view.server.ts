@@ -1,5 +1,5 @@
 import type { PaymentProvider } from '../../../db/schema';
-import { getPlan } from '~/domain/plans';
+import { isPaidPlan, planName } from '~/domain/plans';
 import { ok, type Result } from '~/domain/result';
 import {
   getCurrentSubscription,
@@ -57,16 +57,16 @@ export function subscriptionSummary(
   subscription: SubscriptionRow,
   provider: ProviderSubscription | null,
 ) {
-  const plan = getPlan(provider?.plan ?? subscription.plan);
   return {
     method: PROVIDER_LABELS[subscription.provider],
-    plan: plan.name,
+    plan: planName(provider?.plan ?? subscription.plan),
     subscriptionId: subscription.providerSubscriptionId,
     status: subscription.status,
     startTime: longDate(provider?.startedAt ?? subscription.startedAt),
     nextBillingTime: longDate(provider?.nextBillingAt ?? subscription.nextBillingAt),
     paidUntil: subscription.paidUntil ? longDate(subscription.paidUntil) : null,
-    amount: `$${(plan.amountCents / 100).toFixed(2)} USD`,
+    // What this member pays: the price they subscribed at, whatever the plan costs today.
+    amount: `$${(subscription.amountCents / 100).toFixed(2)} USD`,
   };
 }
 

@@ -1,4 +1,5 @@
 import { DOCUMENT_EXTENSIONS, MATERIAL_MESSAGES, materialRefusal } from '~/domain/material';
+import { planOf } from '~/services/plans.server';
 import { fail, ok, type Result } from '~/domain/result';
 import type { NewMaterial } from '~/models/outlines.server';
 import type { User } from '~/models/users.server';
@@ -48,9 +49,10 @@ export async function readMaterial(
   const { file, pasted } = given(upload);
   if (file && pasted) return fail(MATERIAL_MESSAGES.bothGiven, 400);
   if (!file && !pasted) return ok(undefined);
+  const plan = await planOf(user.plan);
 
   if (file) {
-    const refused = materialRefusal(user.plan, { kind: 'document', bytes: file.size });
+    const refused = materialRefusal(plan, { kind: 'document', bytes: file.size });
     if (refused) return fail(refused.message, refused.status);
     const name = displayName(file.name);
     if (!DOCUMENT_EXTENSIONS[extensionOf(name)]) return fail(MATERIAL_MESSAGES.unsupported, 415);
@@ -62,7 +64,7 @@ export async function readMaterial(
     return ok({ ...read.value, name, byteSize: file.size });
   }
 
-  const refused = materialRefusal(user.plan, { kind: 'pasted', chars: pasted.length });
+  const refused = materialRefusal(plan, { kind: 'pasted', chars: pasted.length });
   if (refused) return fail(refused.message, refused.status);
   const read = await extractMaterialOffThread({ pasted });
   if (!read.ok) return read;

@@ -12,7 +12,8 @@ export type ProviderStatus = 'pending' | 'active' | 'suspended' | 'cancelled' | 
 interface ProviderPayment {
   /** Unique per payment of this subscription (the provider's id, or its time). */
   key: string;
-  amountCents: number;
+  /** Null when the provider's record does not say (Razorpay): the subscription's own price. */
+  amountCents: number | null;
   currency: string;
   paidAt: Date;
 }

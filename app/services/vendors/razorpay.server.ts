@@ -1,6 +1,6 @@
 import Razorpay from 'razorpay';
 import { DEMO_RAZORPAY_PLANS, DEMO_RAZORPAY_WEBHOOK_SECRET } from '../../../mocks/razorpay';
-import { getPlan, type PaidPlanId } from '~/domain/plans';
+import type { PaidPlanId } from '~/domain/plans';
 import { env } from '~/utils/env.server';
 import {
   ProviderError,
@@ -110,12 +110,13 @@ function normaliseRazorpay(subscription: RazorpayState): ProviderSubscription {
     plan,
     startedAt: fromSeconds(subscription.start_at ?? subscription.current_start),
     nextBillingAt: fromSeconds(subscription.charge_at ?? subscription.current_end),
-    // Razorpay bills the plan's price; receipts show it in USD (8 monthly, 88 yearly).
+    // Razorpay bills its plan's price, which its subscription does not repeat: the receipt takes
+    // the price the subscription was taken at.
     lastPayment:
       paid && plan
         ? {
             key: `cycle-${subscription.current_start}`,
-            amountCents: getPlan(plan).amountCents,
+            amountCents: null,
             currency: 'USD',
             paidAt: fromSeconds(subscription.current_start)!,
           }

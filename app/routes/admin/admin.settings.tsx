@@ -1,0 +1,176 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { FormFeedback } from '~/components/form-feedback';
+import {
+  describePlanChange,
+  MAX_PLAN_PASTED_CHARS,
+  MAX_TOPICS,
+  PLAN_IDS,
+  PLAN_NAMES,
+  type PlanId,
+} from '~/domain/plans';
+import {
+  planChanges,
+  planSettings,
+  rollBackPlanChange,
+  savePlanSettings,
+} from '~/services/plans.server';
+import { TableScroll } from '~/components/table-scroll';
+import { requireMainAdmin } from '~/utils/auth.server';
+import { formResult, guardForm } from '~/utils/responses.server';
+import { readBody } from '~/utils/validation.server';
+
+export const meta: MetaFunction = () => [{ title: 'Settings | Admin Panel' }];
+
+/** The install's settings: the main admin's alone (ADR 0055); anyone else gets a 404. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireMainAdmin(request);
+  const [plans, changes] = await Promise.all([planSettings(), planChanges()]);
+  return {
+    plans,
+    changes: changes.map((change) => ({
+      id: change.id,
+      at: change.at.slice(0, 16).replace('T', ' '),
+      actorEmail: change.actorEmail,
+      what: `${change.action === 'rollback-plans' ? 'Rollback: ' : ''}${
+        describePlanChange(change.before, change.after).join('; ') || 'No change'
+      }`,
+    })),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requireMainAdmin(request);
+  const body = await readBody(request);
+  return guardForm('save-plans', async () => {
+    const result =
+      body.intent === 'rollback'
+        ? await rollBackPlanChange(actor, body.auditId)
+        : await savePlanSettings(actor, body);
+    return result.ok
+      ? formResult(200, result.value.message, true)
+      : formResult(result.status, result.message);
+  });
+}
+
+const dollars = (cents: number) =>
+  cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2);
+
+export default function Settings() {
+  const { plans, changes } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const saving = useNavigation().state === 'submitting';
+  const limitFields = (id: PlanId) => {
+    const plan = plans[id];
+    return (
+      <>
+        <label>
+          Topics per course (1 to {MAX_TOPICS})
+          <input
+            name={`${id}Topics`}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX_TOPICS}
+            required
+            defaultValue={plan.topics}
+          />
+        </label>
+        <label>
+          Pasted characters (0 to {MAX_PLAN_PASTED_CHARS.toLocaleString('en-US')})
+          <input
+            name={`${id}PastedChars`}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={MAX_PLAN_PASTED_CHARS}
+            required
+            defaultValue={plan.pastedChars}
+          />
+        </label>
+        <label className="checkbox">
+          <input name={`${id}Documents`} type="checkbox" defaultChecked={plan.documents} />
+          Documents may be attached
+        </label>
+      </>
+    );
+  };
+  return (
+    <section>
+      <h1>Settings</h1>
+      <p>
+        Prices and limits apply at once on every page and process. Members already subscribed keep
+        the price they pay until they change plan.
+      </p>
+      <p className="notice" data-testid="provider-price-notice">
+        A payment provider charges the price of its own plan: after changing a price here, create a
+        PayPal or Razorpay plan at the same price and put its id in the provider&apos;s plan setting
+        (PAYPAL_MONTHLY_PLAN_ID and the others; see the billing guide). A receipt says what the
+        provider reports was paid.
+      </p>
+      <FormFeedback result={result} />
+      <Form method="post" className="form settings-form" data-testid="plan-settings">
+        {PLAN_IDS.map((id) => (
+          <fieldset key={id}>
+            <legend>{PLAN_NAMES[id]}</legend>
+            {id === 'free' ? null : (
+              <label>
+                Price in USD per {id === 'monthly' ? 'month' : 'year'}
+                <input
+                  name={`${id}Price`}
+                  inputMode="decimal"
+                  required
+                  defaultValue={dollars(plans[id].amountCents)}
+                />
+              </label>
+            )}
+            {limitFields(id)}
+          </fieldset>
+        ))}
+        <button type="submit" className="button primary" disabled={saving}>
+          Save Settings
+        </button>
+      </Form>
+      <h2>Changes</h2>
+      {changes.length === 0 ? (
+        <p>The plans are the product&apos;s own: nothing has been changed yet.</p>
+      ) : (
+        <TableScroll label="Changes to the plans">
+          <table aria-label="Changes to the plans" data-testid="plan-changes">
+            <thead>
+              <tr>
+                <th scope="col">When (UTC)</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">Undo</th>
+              </tr>
+            </thead>
+            <tbody>
+              {changes.map((change) => (
+                <tr key={change.id}>
+                  <td>{change.at}</td>
+                  <td>{change.actorEmail}</td>
+                  <td>{change.what}</td>
+                  <td>
+                    <Form method="post">
+                      <input type="hidden" name="auditId" value={change.id} />
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="rollback"
+                        className="button"
+                        aria-label={`Roll back the change of ${change.at}`}
+                      >
+                        Roll back
+                      </button>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </section>
+  );
+}
