@@ -24,6 +24,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'course-paging-http',
   'course-pipeline',
   'dashboard',
+  'data-ownership',
   'database-busy',
   'durable-mail',
   'email',
