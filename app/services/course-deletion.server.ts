@@ -15,7 +15,7 @@ export const COURSE_NOT_FOUND_MESSAGE = 'Course not found';
  * effort: the rows are already gone, so a job left behind (Redis away, or running now) finds
  * nothing to write and fails for good, and the sweeper has nothing of the course to re-queue.
  */
-async function dropCourseJobs({ id: courseId, lessonIds, quizIds }: DeletedCourse) {
+export async function dropCourseJobs({ id: courseId, lessonIds, quizIds }: DeletedCourse) {
   const removals = await Promise.allSettled([
     lessonQueue.discard(lessonIds.map((lessonId) => ({ lessonId, courseId }))),
     flashcardsQueue.discard(lessonIds.map((lessonId) => ({ lessonId, courseId }))),

@@ -1,4 +1,4 @@
-import { count, getTableColumns, getTableName, inArray, type Column } from 'drizzle-orm';
+import { count, getTableColumns, getTableName, inArray, sql, type Column } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database, Tables } from '~/utils/database.server';
 
@@ -38,4 +38,31 @@ export async function leftoverRows(db: Database, tables: Tables, gone: Gone): Pr
 /** Every table the check reads, so a test can show it covered the whole schema. */
 export function tableNames(tables: Tables): string[] {
   return (Object.values(tables) as SQLiteTable[]).map((table) => getTableName(table));
+}
+
+/**
+ * Each table and text or JSON column whose rows still contain `needle` (an email, an id), read
+ * as text on either database. `skip` names tables left out (with the caller saying why).
+ */
+export async function rowsMentioning(
+  db: Database,
+  tables: Tables,
+  needle: string,
+  skip: readonly string[] = [],
+): Promise<string[]> {
+  const found: string[] = [];
+  const pattern = `%${needle.toLowerCase()}%`;
+  for (const table of Object.values(tables) as SQLiteTable[]) {
+    const name = getTableName(table);
+    if (skip.includes(name)) continue;
+    for (const column of Object.values(getTableColumns(table)) as Column[]) {
+      if (column.dataType !== 'string' && column.dataType !== 'json') continue;
+      const [row] = await db
+        .select({ rows: count() })
+        .from(table)
+        .where(sql`lower(cast(${column} as text)) like ${pattern}`);
+      if (row && Number(row.rows) > 0) found.push(`${name}.${column.name}: ${row.rows}`);
+    }
+  }
+  return found;
 }
