@@ -1,7 +1,10 @@
+import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { demoProviderRecords, users } from '../../db/schema';
+import { expectToast, signUpInBrowser } from '../support/accounts';
 import { useBrowser } from '../support/browser';
-import { signUp } from '../support/members';
+import { appDatabase, signUp } from '../support/members';
 
 /**
  * What a member owns (issue 38), done as a new member does it on a phone: deleting one of two
@@ -64,6 +67,63 @@ describe('members own their data, in a browser', () => {
     await page.getByRole('link', { name: 'Delete Astronomy' }).click();
     await page.getByRole('link', { name: 'Keep it' }).click();
     await page.waitForURL(new RegExp(`${astronomy}$`));
+    await page.context().close();
+  });
+
+  it('deletes a subscribed account: PayPal shows it cancelled, the old password fails, the address signs up afresh', async () => {
+    const page = await e2e.newPage(phone);
+    const member = await signUp(page, dataDir, { name: 'Ada Lovelace' });
+    await generate(page, 'Leaving soon');
+
+    await page.goto('/payment?plan=monthly');
+    await page.getByLabel('First Name').fill('Ada');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await page.getByLabel('Address').fill('1 Analytical Street');
+    await page.getByLabel('Postal Code').fill('10115');
+    await page.getByLabel('Country').selectOption('DE');
+    await page.getByRole('button', { name: 'PayPal' }).click();
+    await page.waitForURL('**/demo/paypal/approve?ba_token=*');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(/\/success\?.*subscription_id=I-/);
+    const subscriptionId = await page.getByTestId('summary-subscription-id').innerText();
+
+    await page.goto('/profile');
+    const section = page.getByTestId('delete-account');
+    await section.getByLabel('Password', { exact: true }).fill('not-my-password');
+    await section.getByRole('button', { name: 'Delete my account' }).click();
+    await expectToast(page, 'Your current password is incorrect');
+    await section.getByLabel('Password', { exact: true }).fill(member.password);
+    await section.getByRole('button', { name: 'Delete my account' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expectToast(page, 'Your account was deleted');
+
+    // The demo PayPal's own record of the subscription: cancelled.
+    const [record] = await appDatabase(dataDir)
+      .select()
+      .from(demoProviderRecords)
+      .where(
+        and(eq(demoProviderRecords.provider, 'paypal'), eq(demoProviderRecords.id, subscriptionId)),
+      );
+    expect((record!.data as { status: string }).status).toBe('CANCELLED');
+
+    // Signed out; the old password opens nothing.
+    await page.goto('/home');
+    await page.waitForURL(/\/signin/);
+    await page.getByLabel('Email', { exact: true }).fill(member.email);
+    await page.getByLabel('Password', { exact: true }).fill(member.password);
+    await page.getByRole('button', { name: 'SignIn', exact: true }).click();
+    await expectToast(page, 'Invalid email or password');
+
+    // The same address signs up again, as a new member with nothing of the old account.
+    await signUpInBrowser(page, { email: member.email, name: 'Ada Again' });
+    await page.goto('/home');
+    await page.getByText('Nothing Found').waitFor();
+    const rows = await appDatabase(dataDir)
+      .select()
+      .from(users)
+      .where(eq(users.email, member.email));
+    expect(rows.map((row) => [row.name, row.plan])).toEqual([['Ada Again', 'free']]);
+    expect(rows[0]!.id).not.toBe(member.id);
     await page.context().close();
   });
 });
