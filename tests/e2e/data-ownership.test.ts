@@ -64,7 +64,7 @@ describe('members own their data, in a browser', () => {
     expect((await page.goto(documentPath))!.status()).toBe(404);
     expect((await page.goto(astronomy))!.status()).toBe(200);
     // The course view links to the same confirmation; keeping the course changes nothing.
-    await page.getByRole('link', { name: 'Delete Astronomy' }).click();
+    await page.getByRole('link', { name: 'Delete course Astronomy' }).click();
     await page.getByRole('link', { name: 'Keep it' }).click();
     await page.waitForURL(new RegExp(`${astronomy}$`));
     await page.context().close();

@@ -285,7 +285,7 @@ export default function CourseView() {
         <Link
           to={`/course/${course.id}/delete`}
           className="course-delete-link"
-          aria-label={`Delete ${course.mainTopic}`}
+          aria-label={`Delete course ${course.mainTopic}`}
         >
           Delete course
         </Link>
