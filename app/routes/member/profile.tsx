@@ -207,7 +207,7 @@ export default function Profile() {
           Deletes your account and everything in it: your courses, notes, quiz answers, flashcards,
           documents and API tokens. A paid subscription is cancelled first. Receipts of your
           payments are kept as tax law requires, without your name, email or address. This cannot be
-          undone; you can download your data first.
+          undone.
         </p>
         <Form method="post" noValidate className="form">
           <input type="hidden" name="intent" value="delete-account" />
