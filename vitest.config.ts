@@ -4,6 +4,7 @@ import tsconfigPaths from 'vite-tsconfig-paths';
 const POSTGRES_INTEGRATION_TESTS = [
   'accounts',
   'accounts-errors',
+  'account-deletion',
   'admin',
   'ai-rate-limit',
   'api-contract',
@@ -24,6 +25,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'course-paging-http',
   'course-pipeline',
   'dashboard',
+  'data-ownership',
   'database-busy',
   'durable-mail',
   'email',

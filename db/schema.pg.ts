@@ -20,6 +20,7 @@ export const {
   courseCompletions,
   subscriptions,
   receipts,
+  keptReceipts,
   paymentEvents,
   contacts,
   adminAudit,

@@ -23,6 +23,7 @@ export const {
   courseCompletions,
   subscriptions,
   receipts,
+  keptReceipts,
   paymentEvents,
   contacts,
   adminAudit,

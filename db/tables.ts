@@ -355,6 +355,27 @@ export const receipts = table(
   ],
 );
 
+/**
+ * A deleted account's receipts, kept for the tax law's years without the member (issue 38, ADR
+ * 0054): the receipt's number, what was paid, when and through which provider, and the billing
+ * country (where the sale is taxed). No name, email, address or id of the member.
+ */
+export const keptReceipts = table(
+  'kept_receipts',
+  {
+    number: integer('number').primaryKey(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    providerPaymentKey: text('provider_payment_key').notNull(),
+    plan: text('plan', { enum: ['monthly', 'yearly'] }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    paidAt: timestamp('paid_at').notNull(),
+    country: text('country'),
+    accountDeletedAt: timestamp('account_deleted_at').notNull(),
+  },
+  (t) => [index('kept_receipts_paid_idx').on(t.paidAt)],
+);
+
 /** Every message a payment provider sent or answered, kept raw for audit and idempotency. */
 export const paymentEvents = table(
   'payment_events',

@@ -43,7 +43,11 @@ export const DEFAULT_POLICIES: Record<PolicyKey, string> = {
     '<h2>Cookies</h2>',
     '<p>We use a session cookie to keep you signed in and a cookie that remembers your light or dark theme. There are no advertising or tracking cookies.</p>',
     '<h2>Your choices</h2>',
-    '<p>You can change your name, email and password on your profile page. To have your account and courses deleted, write to us through the <a href="/contact">Contact</a> page.</p>',
+    '<p>You can change your name, email and password on your profile page.</p>',
+    '<h2>Deleting your data</h2>',
+    '<p>You can delete any course yourself: <strong>Delete</strong> on its card on your home page, or <strong>Delete course</strong> on the course page. The course and everything in it (lessons, quizzes and your answers, flashcards, notes, tutor conversations, its share link and certificate, and the document you wrote it from) are deleted at once.</p>',
+    '<p>You can delete your whole account on your profile page, under <strong>Delete account</strong>, by entering your password. A paid subscription is cancelled at the payment provider first, so you are not charged again; then your account and everything in it are deleted, you are signed out everywhere, and we email you to confirm. The same address can sign up again later as a new account.</p>',
+    '<p>What the law makes us keep stays, and nothing more: receipts of your payments are kept for the years tax law requires, with the receipt number, the date, the plan, the amount, the payment provider and your billing country, but without your name, email or address. The payment provider keeps its own records under its own policy.</p>',
   ].join(''),
   cancel: [
     '<p>You can cancel a paid plan at any time; there is no notice period and no cancellation fee.</p>',

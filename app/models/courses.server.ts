@@ -204,6 +204,49 @@ export async function deleteCourse(id: string) {
   await database().delete(courses).where(eq(courses.id, id));
 }
 
+/** What a deleted course had that may still have jobs in Redis (see dropCourseJobs). */
+export interface DeletedCourse {
+  id: string;
+  lessonIds: number[];
+  quizIds: number[];
+}
+
+/**
+ * Deletes one of the member's courses and everything of it, in one transaction: the database's
+ * cascades take its topics, lessons, quizzes and attempts, flashcards and their reviews, notes,
+ * tutor messages, regenerations, share and completion; the outline it was made from goes too
+ * (it points at the course without a foreign key), and with it the member's source document.
+ * Undefined when the member has no such course.
+ */
+export async function deleteCourseOfUser(
+  id: string,
+  userId: string,
+): Promise<DeletedCourse | undefined> {
+  return transaction(async (tx) => {
+    const { courses, lessons, outlines, quizzes } = tables;
+    const [owned] = await tx
+      .select({ id: courses.id })
+      .from(courses)
+      .where(and(eq(courses.id, id), eq(courses.userId, userId)));
+    if (!owned) return undefined;
+    const lessonRows = await tx
+      .select({ id: lessons.id })
+      .from(lessons)
+      .where(eq(lessons.courseId, id));
+    const quizRows = await tx
+      .select({ id: quizzes.id })
+      .from(quizzes)
+      .where(eq(quizzes.courseId, id));
+    await tx.delete(outlines).where(and(eq(outlines.courseId, id), eq(outlines.userId, userId)));
+    await tx.delete(courses).where(eq(courses.id, id));
+    return {
+      id,
+      lessonIds: lessonRows.map((row) => row.id),
+      quizIds: quizRows.map((row) => row.id),
+    };
+  });
+}
+
 export interface CourseCard {
   id: string;
   userId: string;

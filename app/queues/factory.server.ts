@@ -46,6 +46,11 @@ export interface DefinedQueue<S extends z.ZodType> {
    * the first listing and the look in Redis is not taken for lost.
    */
   ensure(items: Owed<{ data: z.infer<S>; options?: JobsOptions }>): Promise<number>;
+  /**
+   * Removes the jobs of work that no longer exists (a deleted course). A job running now is
+   * locked and stays: it finds its row gone and writes nothing. Returns how many it removed.
+   */
+  discard(items: z.infer<S>[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -169,6 +174,15 @@ export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>)
         await queue().addBulk(batch.map(({ each }) => each));
       }
       return lost.length;
+    },
+    async discard(items) {
+      if (!definition.jobId) throw new Error(`Queue ${name} has no job id rule to discard jobs by`);
+      if (items.length === 0) return 0;
+      await connected();
+      const removed = await Promise.all(
+        items.map((item) => queue().remove(String(job(item).opts.jobId))),
+      );
+      return removed.reduce((sum, count) => sum + count, 0);
     },
     async close() {
       const existing = open.get(name);

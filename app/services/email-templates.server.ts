@@ -196,3 +196,21 @@ ${button(link, 'Open your subscription')}`,
     text: `Hello ${name},\n\nWe could not charge your subscription through ${method}. It will be tried again; to keep your paid plan, check your payment method: ${link}\n`,
   };
 }
+
+/** The last email to a deleted account's address (issue 38): what went and what was kept. */
+export function accountDeletedEmail(name: string): RenderedEmail {
+  const { company } = brand();
+  const kept =
+    'Receipts of your payments are kept as tax law requires, without your name, email or address.';
+  return {
+    subject: `Your ${company} account was deleted`,
+    html: layout(
+      'Account deleted',
+      `<p>Hello ${escapeHtml(name)},</p>
+<p>Your ${escapeHtml(company)} account and everything in it (your courses, notes, quiz answers, flashcards, documents and sign-ins) have been deleted. Any subscription was cancelled first, so you will not be charged again.</p>
+<p>${escapeHtml(kept)}</p>
+<p>You are welcome to sign up again with this address at any time.</p>`,
+    ),
+    text: `Hello ${name},\n\nYour ${company} account and everything in it (your courses, notes, quiz answers, flashcards, documents and sign-ins) have been deleted. Any subscription was cancelled first, so you will not be charged again.\n${kept}\nYou are welcome to sign up again with this address at any time.\n`,
+  };
+}

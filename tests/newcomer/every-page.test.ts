@@ -121,6 +121,7 @@ const VISITS: Record<string, Visit[]> = {
     as('payer', (made) => `/course/${made.payerCourseId}`, { use: openTheSharePanel }),
   ],
   '/course/:courseId/notes': [as('member', (made) => `/course/${made.courseId}/notes`)],
+  '/course/:courseId/delete': [as('member', (made) => `/course/${made.courseId}/delete`)],
   '/course/:courseId/cards': [as('member', (made) => `/course/${made.courseId}/cards`)],
   '/cards/:cardId': [as('member', (made) => made.cardPath)],
   '/review': [as('member', '/review')],

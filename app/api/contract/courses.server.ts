@@ -220,6 +220,18 @@ export const courseOperations = {
       200: json('Finished', z.object({ success, certificateId: z.string(), completedAt: isoDate })),
     },
   }),
+  deletecourse: operation({
+    method: 'POST',
+    path: '/api/deletecourse',
+    file: 'api.deletecourse.ts',
+    summary: 'Delete a course',
+    description:
+      'Deletes one of the caller’s courses and everything of it at once: topics, lessons, quizzes and attempts, flashcards and their reviews, notes, tutor conversations, its share link, its certificate and the document it was written from. A job of it still running writes nothing back. Another member’s course, or one already deleted, is a 404. A POST in the spec’s style, like `/api/finish` (ADR 0054).',
+    tag: 'Courses',
+    audience: 'member',
+    body: z.object({ courseId: requiredText(100) }),
+    responses: { 200: json('Deleted', Message) },
+  }),
   sendcertificate: operation({
     method: 'POST',
     path: '/api/sendcertificate',

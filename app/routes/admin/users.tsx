@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { AdminTable } from '~/components/admin-table';
 import { FormFeedback } from '~/components/form-feedback';
 import { planName } from '~/domain/plans';
 import { listUsers } from '~/models/admin.server';
 import { changeAdminRole } from '~/services/admin.server';
+import { deleteMemberAsAdmin, memberToDelete } from '~/services/accounts/account-deletion.server';
 import { requireAdmin } from '~/utils/auth.server';
 import { formResult } from '~/utils/responses.server';
 import { readBody } from '~/utils/validation.server';
@@ -19,12 +20,33 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const paidOnly = url.pathname === '/paid';
   const paging = pageRequest(url, ['email', 'name', 'type', 'created'], 'created');
   const page = await listUsers(paging, { paidOnly });
-  return { paidOnly, ...page, q: paging.q, sort: paging.sort, dir: paging.dir };
+  // `?delete=<id>`: the confirmation step of a member's Delete (a link, so no JavaScript needed).
+  const deleting = url.searchParams.get('delete');
+  const confirmDelete = deleting ? await memberToDelete(deleting) : null;
+  return {
+    paidOnly,
+    ...page,
+    q: paging.q,
+    sort: paging.sort,
+    dir: paging.dir,
+    confirmDelete,
+  };
 }
 
-/** The Add Admin and Remove Admin buttons. */
+/** The Add Admin and Remove Admin buttons, and a confirmed Delete. */
 export async function action({ request }: ActionFunctionArgs) {
-  const result = await changeAdminRole(await requireAdmin(request), await readBody(request));
+  const admin = await requireAdmin(request);
+  const body = await readBody(request);
+  if (body.intent === 'delete-member') {
+    const deleted = await deleteMemberAsAdmin(
+      admin,
+      typeof body.userId === 'string' ? body.userId : '',
+    );
+    return deleted.ok
+      ? formResult(200, deleted.value.message, true)
+      : formResult(deleted.status, deleted.message);
+  }
+  const result = await changeAdminRole(admin, body);
   return result.ok
     ? formResult(200, result.value.message, true)
     : formResult(result.status, result.message);
@@ -37,6 +59,26 @@ export default function Users() {
     <section>
       <h1>{data.paidOnly ? 'Paid Users' : 'Users'}</h1>
       <FormFeedback result={result} />
+      {data.confirmDelete && !result?.success ? (
+        <div className="card delete-member" role="alertdialog" aria-labelledby="delete-member">
+          <h2 id="delete-member">
+            Delete {data.confirmDelete.name} ({data.confirmDelete.email})?
+          </h2>
+          <p>
+            Their subscription is cancelled at the provider first; then their account, courses and
+            everything in them are deleted, and the audit log notes it. This cannot be undone.
+          </p>
+          <Form method="post" className="row">
+            <input type="hidden" name="userId" value={data.confirmDelete.id} />
+            <button type="submit" name="intent" value="delete-member" className="button danger">
+              Delete member
+            </button>
+            <Link to={data.paidOnly ? '/paid' : '/users'} className="button">
+              Cancel
+            </Link>
+          </Form>
+        </div>
+      ) : null}
       <AdminTable
         label={data.paidOnly ? 'Paid Users' : 'Users'}
         info={data}
@@ -62,6 +104,19 @@ export default function Users() {
               ) : (
                 'Admin'
               ),
+          },
+          {
+            key: 'delete',
+            label: 'Delete',
+            render: (row) => (
+              <Link
+                to={`?delete=${encodeURIComponent(row.id)}`}
+                className="button danger"
+                aria-label={`Delete ${row.email}`}
+              >
+                Delete
+              </Link>
+            ),
           },
         ]}
       />

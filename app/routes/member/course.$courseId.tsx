@@ -282,6 +282,13 @@ export default function CourseView() {
           <ScormExportLink courseId={course.id} title={course.mainTopic} {...scorm} />
         </ExportLinks>
         <ShareCourse courseId={course.id} share={share} />
+        <Link
+          to={`/course/${course.id}/delete`}
+          className="course-delete-link"
+          aria-label={`Delete course ${course.mainTopic}`}
+        >
+          Delete course
+        </Link>
         <ProgressCircle progress={progress} courseId={course.id} />
       </header>
       <div className="course-layout">

@@ -152,6 +152,13 @@ export default function Home() {
                 </Link>
                 {course.completed ? <CertificateLink courseId={course.id} /> : null}
                 <ExportLinks courseId={course.id} title={course.mainTopic} />
+                <Link
+                  to={`/course/${course.id}/delete`}
+                  className="button danger"
+                  aria-label={`Delete ${course.mainTopic}`}
+                >
+                  Delete
+                </Link>
               </div>
             </li>
           ))}

@@ -1,4 +1,5 @@
 import { formAction } from '~/utils/actions.server';
+import { data, redirect } from '@remix-run/node';
 import type {
   ActionFunctionArgs,
   LinksFunction,
@@ -21,9 +22,11 @@ import {
 } from '~/services/api-tokens.server';
 import authStyles from '~/styles/auth.css?url';
 import { pendingEmailChange } from '~/models/email-changes.server';
-import { requireUser } from '~/utils/auth.server';
+import { deleteAccount } from '~/services/accounts/account-deletion.server';
+import { destroySession, requireUser } from '~/utils/auth.server';
+import { toastHeader } from '~/utils/toast.server';
 import { clientIp } from '~/utils/rate-limit.server';
-import { formResult } from '~/utils/responses.server';
+import { formResult, withCookies } from '~/utils/responses.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
 export const meta: MetaFunction = () => [{ title: 'Profile | CourseGen' }];
@@ -78,6 +81,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
       },
       ({ message }) => formResult(200, message, true),
     );
+  if (intent === 'delete-account') {
+    const form = await request.formData();
+    const password = form.get('password');
+    const result = await deleteAccount(user, {
+      password: typeof password === 'string' ? password : undefined,
+    });
+    if (!result.ok)
+      return data(
+        { success: false, message: result.message, intent: 'delete-account' as const },
+        { status: result.status },
+      );
+    // The session's row is gone with the account; the cookie goes too.
+    return redirect('/', {
+      headers: withCookies(
+        await destroySession(request),
+        await toastHeader({ type: 'success', message: result.value.message }),
+      ),
+    });
+  }
   const ip = clientIp(context);
   return formAction(
     request,
@@ -96,10 +118,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Profile() {
   const { name, email, pendingEmail, tokens, maxTokens } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const tokenResult = actionData && 'intent' in actionData ? actionData : undefined;
-  const result = tokenResult ? undefined : actionData;
+  // Which form answered: the profile's (no intent), an API token's or the deletion's.
+  const answered = actionData as { intent?: string; success: boolean; message: string } | undefined;
+  const intent = answered?.intent;
+  const tokenResult = intent === 'create-token' ? (actionData as TokenResult) : undefined;
+  const deleteResult =
+    answered && intent === 'delete-account'
+      ? { success: answered.success, message: answered.message }
+      : undefined;
+  const result = intent ? undefined : actionData;
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && !navigation.formData?.get('intent');
+  const deleting =
+    navigation.state !== 'idle' && navigation.formData?.get('intent') === 'delete-account';
   const form = useRef<HTMLFormElement>(null);
 
   // After a save the fields show the stored values again (a new email only once confirmed) and
@@ -170,6 +201,26 @@ export default function Profile() {
         </div>
       </div>
       <ApiTokens tokens={tokens} max={maxTokens} result={tokenResult} />
+      <div className="auth-card card delete-account" data-testid="delete-account">
+        <h2>Delete account</h2>
+        <p>
+          Deletes your account and everything in it: your courses, notes, quiz answers, flashcards,
+          documents and API tokens. A paid subscription is cancelled first. Receipts of your
+          payments are kept as tax law requires, without your name, email or address. This cannot be
+          undone.
+        </p>
+        <Form method="post" noValidate className="form">
+          <input type="hidden" name="intent" value="delete-account" />
+          <label>
+            Password
+            <input name="password" type="password" autoComplete="current-password" required />
+          </label>
+          <button type="submit" className="button danger" disabled={deleting}>
+            {deleting ? 'Deleting…' : 'Delete my account'}
+          </button>
+          <FormFeedback result={deleteResult} />
+        </Form>
+      </div>
     </section>
   );
 }

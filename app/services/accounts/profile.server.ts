@@ -17,12 +17,17 @@ import { emailChangeSentMessage, MESSAGES, type Done } from './messages.server';
 import type { EmailChangeInput, ProfileInput } from './schemas.server';
 
 /**
- * The current password, before an email or password change: a stolen session alone must not be
- * enough to take the account. Failures count against the account (a good answer gives its hit
- * back), so the session cannot be used to guess the password either.
+ * The current password, before an email or password change or deleting the account: a stolen
+ * session alone must not be enough to take (or end) the account. Failures count against the
+ * account (a good answer gives its hit back), so the session cannot be used to guess the
+ * password either.
  */
-async function checkCurrentPassword(user: User, currentPassword: string | undefined) {
-  if (!currentPassword) return fail(MESSAGES.currentPasswordNeeded, 400);
+export async function checkCurrentPassword(
+  user: User,
+  currentPassword: string | undefined,
+  neededMessage: string = MESSAGES.currentPasswordNeeded,
+) {
+  if (!currentPassword) return fail(neededMessage, 400);
   const blocked = limited([await hit(LIMITS.currentPasswordAccount, user.id)]);
   if (blocked) return blocked;
   if (!(await verifyPassword(currentPassword, user.passwordHash)))

@@ -1,0 +1,129 @@
+import { and, eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { demoProviderRecords, users } from '../../db/schema';
+import { expectToast, signUpInBrowser } from '../support/accounts';
+import { useBrowser } from '../support/browser';
+import { appDatabase, signUp } from '../support/members';
+
+/**
+ * What a member owns (issue 38), done as a new member does it on a phone: deleting one of two
+ * courses from its /home card, after the confirmation page.
+ */
+describe('members own their data, in a browser', () => {
+  const e2e = useBrowser();
+  const { dataDir } = e2e;
+  const phone = { viewport: { width: 390, height: 844 } };
+
+  async function generate(page: Page, topic: string, pasted?: string) {
+    await page.goto('/create');
+    await page.getByLabel('Topic', { exact: true }).fill(topic);
+    await page.getByLabel('Sub Topic 1').fill(`${topic} basics`);
+    if (pasted) await page.getByLabel('Or paste text').fill(pasted);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(/\/topics\/[\w-]+$/, { timeout: 30_000 });
+    await page.getByTestId('outline').waitFor();
+    await page.getByRole('button', { name: 'Generate Course' }).click();
+    await page.waitForURL(/\/course\/[\w-]+$/);
+    await page.getByTestId('lesson-theory').waitFor({ timeout: 30_000 });
+    return new URL(page.url()).pathname;
+  }
+
+  it('deletes one of two courses: the other stays, the deleted one and its document answer 404', async () => {
+    const page = await e2e.newPage(phone);
+    await signUp(page, dataDir);
+    const rivers = await generate(
+      page,
+      'Geography',
+      [
+        '# Rivers',
+        'Rivers carry water from the hills to the sea and shape valleys as they go. '.repeat(2),
+        '# Mountains',
+        'Mountains form where tectonic plates collide and push rock upwards. '.repeat(2),
+      ].join('\n\n'),
+    );
+    const sources = page.getByTestId('lesson-sources').locator('a[href^="/documents/"]');
+    await sources.waitFor();
+    const documentPath = new URL((await sources.getAttribute('href'))!, page.url()).pathname;
+    expect((await page.goto(documentPath))!.status()).toBe(200);
+    const astronomy = await generate(page, 'Astronomy');
+
+    await page.goto('/home');
+    const cards = page.getByTestId('course-card');
+    await expect.poll(() => cards.count()).toBe(2);
+    await page.getByRole('link', { name: 'Delete Geography' }).click();
+    await page.waitForURL(`${rivers}/delete`);
+    await page.getByRole('heading', { name: 'Delete this course?' }).waitFor();
+    await page.getByRole('button', { name: 'Delete course' }).click();
+    await page.waitForURL(/\/home$/);
+    await page.locator('.Toastify').getByText('Course deleted').waitFor();
+    await expect.poll(() => cards.count()).toBe(1);
+    await expect(cards.getByRole('heading').innerText()).resolves.toBe('ASTRONOMY');
+
+    expect((await page.goto(rivers))!.status()).toBe(404);
+    expect((await page.goto(documentPath))!.status()).toBe(404);
+    expect((await page.goto(astronomy))!.status()).toBe(200);
+    // The course view links to the same confirmation; keeping the course changes nothing.
+    await page.getByRole('link', { name: 'Delete course Astronomy' }).click();
+    await page.getByRole('link', { name: 'Keep it' }).click();
+    await page.waitForURL(new RegExp(`${astronomy}$`));
+    await page.context().close();
+  });
+
+  it('deletes a subscribed account: PayPal shows it cancelled, the old password fails, the address signs up afresh', async () => {
+    const page = await e2e.newPage(phone);
+    const member = await signUp(page, dataDir, { name: 'Ada Lovelace' });
+    await generate(page, 'Leaving soon');
+
+    await page.goto('/payment?plan=monthly');
+    await page.getByLabel('First Name').fill('Ada');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await page.getByLabel('Address').fill('1 Analytical Street');
+    await page.getByLabel('Postal Code').fill('10115');
+    await page.getByLabel('Country').selectOption('DE');
+    await page.getByRole('button', { name: 'PayPal' }).click();
+    await page.waitForURL('**/demo/paypal/approve?ba_token=*');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(/\/success\?.*subscription_id=I-/);
+    const subscriptionId = await page.getByTestId('summary-subscription-id').innerText();
+
+    await page.goto('/profile');
+    const section = page.getByTestId('delete-account');
+    await section.getByLabel('Password', { exact: true }).fill('not-my-password');
+    await section.getByRole('button', { name: 'Delete my account' }).click();
+    await expectToast(page, 'Your current password is incorrect');
+    await section.getByLabel('Password', { exact: true }).fill(member.password);
+    await section.getByRole('button', { name: 'Delete my account' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expectToast(page, 'Your account was deleted');
+
+    // The demo PayPal's own record of the subscription: cancelled.
+    const [record] = await appDatabase(dataDir)
+      .select()
+      .from(demoProviderRecords)
+      .where(
+        and(eq(demoProviderRecords.provider, 'paypal'), eq(demoProviderRecords.id, subscriptionId)),
+      );
+    expect((record!.data as { status: string }).status).toBe('CANCELLED');
+
+    // Signed out; the old password opens nothing.
+    await page.goto('/home');
+    await page.waitForURL(/\/signin/);
+    await page.getByLabel('Email', { exact: true }).fill(member.email);
+    await page.getByLabel('Password', { exact: true }).fill(member.password);
+    await page.getByRole('button', { name: 'SignIn', exact: true }).click();
+    await expectToast(page, 'Invalid email or password');
+
+    // The same address signs up again, as a new member with nothing of the old account.
+    await signUpInBrowser(page, { email: member.email, name: 'Ada Again' });
+    await page.goto('/home');
+    await page.getByText('Nothing Found').waitFor();
+    const rows = await appDatabase(dataDir)
+      .select()
+      .from(users)
+      .where(eq(users.email, member.email));
+    expect(rows.map((row) => [row.name, row.plan])).toEqual([['Ada Again', 'free']]);
+    expect(rows[0]!.id).not.toBe(member.id);
+    await page.context().close();
+  });
+});
