@@ -9,6 +9,18 @@ import type { WebServerHooks } from './load-context';
 import { isDatabaseBusy } from './utils/database.server';
 import { env } from './utils/env.server';
 import { log } from './utils/logger.server';
+import { requestIdFrom, runWithRequestId } from './utils/request-context.server';
+import {
+  carriesMetricsToken,
+  METRICS_CONTENT_TYPE,
+  observeRequest,
+  registry,
+  watchConnections,
+  watchWriteTurns,
+} from './utils/metrics.server';
+import { askNodeMetrics } from './utils/node-metrics.server';
+import { databasePoolUse } from './utils/database.server';
+import { jobServiceUp } from './utils/redis.server';
 import { BUSY_HEADERS } from './utils/responses.server';
 import { clientHasCurrent, notModified, weakEtag } from './utils/conditional.server';
 import { closeReconnectableStreams } from './utils/event-stream.server';
@@ -20,6 +32,7 @@ const ABORT_DELAY = 5_000;
 // Fails the web process at boot, with one clear line, when the environment is malformed.
 env();
 startVendorMocks();
+watchConnections({ databasePool: databasePoolUse, redisUp: jobServiceUp });
 
 export const streamTimeout = ABORT_DELAY;
 
@@ -52,6 +65,16 @@ export const webServer: WebServerHooks = {
   },
   log,
   closeReconnectableStreams,
+  requestId: requestIdFrom,
+  inRequest: runWithRequestId,
+  metrics: {
+    served: () => env().METRICS_TOKEN !== undefined,
+    authorized: (authorization) => carriesMetricsToken(authorization, env().METRICS_TOKEN ?? ''),
+    contentType: METRICS_CONTENT_TYPE,
+    text: async () => (await askNodeMetrics()) ?? (await registry.metrics()),
+    observeRequest,
+    watchWriteTurns,
+  },
   directJsonRoutes: { '/api/courses': coursesApi.answer },
 };
 

@@ -11,7 +11,7 @@ type RouteNode = { id: string; path?: string; caseSensitive?: boolean } & (
 type BuildRoute = NonNullable<ServerBuild['routes'][string]>;
 
 /** The build's routes as the nested tree Remix matches requests against. */
-function routeTree(routes: ServerBuild['routes'], parentId?: string): RouteNode[] {
+export function routeTree(routes: ServerBuild['routes'], parentId?: string): RouteNode[] {
   return Object.values(routes)
     .filter((route): route is BuildRoute => route !== undefined && route.parentId === parentId)
     .map((route) => ({

@@ -54,6 +54,11 @@ export const envSchema = z.object({
   APP_URL: z.url().optional(),
   TRUST_PROXY: flag,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /**
+   * The bearer token Prometheus sends for GET /metrics (ADR 0056); unset, /metrics is not served.
+   * Long enough not to be guessed.
+   */
+  METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 
   /**
