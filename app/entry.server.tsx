@@ -21,7 +21,7 @@ import {
 import { askNodeMetrics } from './utils/node-metrics.server';
 import { databasePoolUse } from './utils/database.server';
 import { jobServiceUp } from './utils/redis.server';
-import { BUSY_HEADERS } from './utils/responses.server';
+import { BUSY_HEADERS, countDatabaseError } from './utils/responses.server';
 import { clientHasCurrent, notModified, weakEtag } from './utils/conditional.server';
 import { closeReconnectableStreams } from './utils/event-stream.server';
 import { startVendorMocks } from './utils/mocks.server';
@@ -152,6 +152,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   // A client's mistake (unknown path, wrong method) or a busy database: one short line.
   if (isRouteErrorResponse(error) && error.status < 500)
     return log.info('request.refused', { ...where, status: error.status });
+  countDatabaseError(error);
   if (isDatabaseBusy(error)) {
     busyRequests.add(request);
     return log.warn('request.busy', where);

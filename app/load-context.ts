@@ -54,8 +54,8 @@ export interface WebServerHooks {
     /** Origins whose pages may call `/api` with a token (API_ALLOWED_ORIGINS, ADR 0035). */
     apiAllowedOrigins: string[];
     shutdownTimeoutMs: number;
-    /** Work-arounds left out, for benchmarks only (BENCH_WITHOUT). */
-    without: ('write-turns' | 'direct-json')[];
+    /** Work-arounds (or request ids and metrics) left out, for benchmarks only (BENCH_WITHOUT). */
+    without: ('write-turns' | 'direct-json' | 'metrics')[];
   };
   log: Record<'info' | 'warn' | 'error', (event: string, fields?: Record<string, unknown>) => void>;
   /** Ends the event streams browsers reopen by themselves, so a stopping process can go. */

@@ -1,16 +1,15 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuild } from '../scripts/ensure-build.mjs';
-import { freePort } from '../scripts/lib/system';
-import { startApp, type RunningApp } from '../tests/support/app-process';
+import { startApp } from '../tests/support/app-process';
 import { insertCourse } from '../tests/support/courses';
 import { closeAppDatabases, createMember, sessionCookieValue } from '../tests/support/members';
-import { TEST_REDIS_URL } from '../tests/support/redis';
 import { startSampler } from './lib/landing-sampler';
 import { load, median } from './lib/measure';
 import { memberClient, post } from './lib/member-client';
+import { webProcess, type WebProcess } from './lib/web-process';
 
 /**
  * `npm run bench -- workarounds` (issue 26, ADR 0030): what each work-around of the web server
@@ -32,11 +31,6 @@ const CREATES = Number(process.env.BENCH_CREATES ?? 200);
 const MODEL_MS = 2_000;
 const KEEP_IF = 0.2;
 const PATCHED = ['@remix-run/router', '@remix-run/react', 'react-router-dom'];
-
-interface WebProcess {
-  base: string;
-  child: ChildProcess;
-}
 
 /**
  * A folder whose node_modules links every package of this one, but for the patched packages,
@@ -75,46 +69,6 @@ function twin(name: string, unpatched: boolean): string {
   }
   fs.cpSync('build', path.join(dir, 'build'), { recursive: true });
   return dir;
-}
-
-/** One more web process of `app`, from `root`'s build, with `env` on top of the app's. */
-async function webProcess(
-  app: RunningApp,
-  root: string,
-  env: Record<string, string> = {},
-): Promise<WebProcess> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--preserve-symlinks', path.join(root, 'build', 'bin', 'web-process.js')],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: String(port),
-        APP_URL: `http://127.0.0.1:${port}`,
-        DATA_DIR: app.dataDir,
-        REDIS_URL: TEST_REDIS_URL,
-        REDIS_PREFIX: app.redisPrefix,
-        DEMO_MODE: 'true',
-        LOG_LEVEL: 'error',
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ;) {
-    const up = await fetch(`${base}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) return { base, child };
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`a web process from ${root} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 interface Verdict {

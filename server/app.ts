@@ -178,8 +178,11 @@ export async function createWebServer(options: WebServerOptions) {
   hooks.metrics.watchWriteTurns(() => turns.counts());
   const answerMetrics = metricsEndpoint(hooks.metrics, hooks.log);
   const malformed = new WeakSet<IncomingMessage>();
+  // Benchmarks only (bench/metrics.ts): no request ids, nothing counted.
+  const unobserved = without.includes('metrics');
 
   const server = http.createServer((req, res) => {
+    if (unobserved) return serve(req, res, '');
     const started = performance.now();
     const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);

@@ -160,7 +160,8 @@ export const envSchema = z.object({
   REDIS_PRIVATE: flag,
   /**
    * For benchmarks only: the web server runs without these work-arounds, to measure what each
-   * still buys (bench/workarounds.ts, ADR 0030).
+   * still buys (bench/workarounds.ts, ADR 0030), or without request ids and metrics, to measure
+   * what they cost (bench/metrics.ts, ADR 0056).
    */
   BENCH_WITHOUT: z
     .string()
@@ -171,7 +172,7 @@ export const envSchema = z.object({
         .map((name) => name.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.enum(['write-turns', 'direct-json']))),
+    .pipe(z.array(z.enum(['write-turns', 'direct-json', 'metrics']))),
   /** Web processes sharing PORT (ADR 0016); unset means one per core. */
   WEB_CONCURRENCY: z.coerce.number().int().positive().max(64).optional(),
   /** How often each worker gives due work whose job Redis lost a job again. */

@@ -234,7 +234,7 @@ new Gauge({
 
 const databaseQueryErrors = new Counter({
   name: 'coursegen_database_query_errors_total',
-  help: 'Database queries that failed, by kind (busy: locked or no free connection)',
+  help: 'Requests failed by the database, by kind (busy: locked or no free connection; other)',
   labelNames: ['kind'] as const,
   registers: [registry],
 });
