@@ -29,11 +29,6 @@ import { coursesApi } from './api/courses-api.server';
 
 const ABORT_DELAY = 5_000;
 
-// Fails the web process at boot, with one clear line, when the environment is malformed.
-env();
-startVendorMocks();
-watchConnections({ databasePool: databasePoolUse, redisUp: jobServiceUp });
-
 export const streamTimeout = ABORT_DELAY;
 
 /**
@@ -43,6 +38,14 @@ export const streamTimeout = ABORT_DELAY;
  * (ADR 0023, 0027). Parameterless GETs only.
  */
 export const webServer: WebServerHooks = {
+  // Called by the web server before it serves, not at import: importing the build does nothing.
+  start() {
+    // Fails the web process at boot, with one clear line, when the environment is malformed.
+    env();
+    startVendorMocks();
+    // Read when Prometheus scrapes (ADR 0056).
+    watchConnections({ databasePool: databasePoolUse, redisUp: jobServiceUp });
+  },
   get config() {
     const {
       PORT,

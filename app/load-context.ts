@@ -45,6 +45,11 @@ export interface RouteBodyLimit {
  * itself imports no app module.
  */
 export interface WebServerHooks {
+  /**
+   * Run once by the web process before anything else: checks the environment and, in demo mode,
+   * starts the vendor mocks. The build's modules do nothing when imported (ADR 0053).
+   */
+  start: () => void;
   config: {
     port: number;
     production: boolean;

@@ -34,7 +34,7 @@ import * as sqlite from 'drizzle-orm/sqlite-core';
 export type Dialect = 'sqlite' | 'postgres';
 
 /** One SQL expression per database, for a default the two write differently. */
-export class DialectSql {
+class DialectSql {
   constructor(readonly sql: Record<Dialect, SQL>) {}
 }
 export const dialectSql = (expressions: Record<Dialect, SQL>) => new DialectSql(expressions);
@@ -46,7 +46,7 @@ const NOW = dialectSql({
 });
 
 /** The column `table(...)` made for each database: what a foreign key points at. */
-export type ColumnPair = Record<Dialect, Column>;
+type ColumnPair = Record<Dialect, Column>;
 type ForeignKeyActions = sqlite.ReferenceConfig['actions'] & pg.ReferenceConfig['actions'];
 
 /** What builders of both dialects do at run time: each call changes the builder and returns it. */
@@ -62,10 +62,7 @@ type Data<B extends sqlite.SQLiteColumnBuilderBase> = B['_'] extends { $type: in
   : B['_']['data'];
 
 /** A column of both databases: a SQLite builder and a PostgreSQL builder, changed together. */
-export class DialectColumn<
-  S extends sqlite.SQLiteColumnBuilderBase,
-  P extends pg.PgColumnBuilderBase,
-> {
+class DialectColumn<S extends sqlite.SQLiteColumnBuilderBase, P extends pg.PgColumnBuilderBase> {
   constructor(
     readonly sqlite: S,
     readonly postgres: P,

@@ -18,7 +18,7 @@ const PREPARE_LOCK = 'coursegen:prepare';
  * default is to wait for ever, so one session holding a lock would hang every page that needs
  * the table. Past these a query fails (55P03, 57014) and the page answers 503 with Retry-After.
  */
-export const SESSION_TIMEOUT_DEFAULTS = {
+const SESSION_TIMEOUT_DEFAULTS = {
   lock_timeout: '2s',
   statement_timeout: '15s',
 } as const;
@@ -28,7 +28,7 @@ export const SESSION_TIMEOUT_DEFAULTS = {
  * when queries are slow or waiting on locks: a request then answers busy rather than queue
  * behind them without end.
  */
-export const POOL_WAIT_MS = 2_000;
+const POOL_WAIT_MS = 2_000;
 /** What pg-pool says when `POOL_WAIT_MS` has passed with no connection free (it sets no code). */
 const POOL_WAIT_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
 

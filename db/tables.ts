@@ -114,6 +114,7 @@ export const outlines = table(
     id: text('id').primaryKey(),
     userId: text('user_id').notNull().references(users.id, cascade),
     mainTopic: text('main_topic').notNull(),
+    /** The sub-topics the member typed on /create (the spec's word for them). */
     subtopics: json('subtopics').$type<string[]>().notNull(),
     topicCount: integer('topic_count').notNull(),
     courseType: text('course_type', { enum: COURSE_TYPES }).notNull(),
@@ -122,8 +123,12 @@ export const outlines = table(
     lastError: text('last_error'),
     /** How the last try failed (see describeAiFailure): `unusable` repeated tells the member. */
     failureKind: text('failure_kind', { enum: ['transient', 'unusable', 'repeating'] }),
-    /** Validated outline: [{ title, subtopics: [{ title }] }]. */
-    result: json('result').$type<{ title: string; subtopics: { title: string }[] }[]>(),
+    /**
+     * Validated outline: [{ title, lessons: [{ title }] }] (app/domain/outline.ts). Outlines stored
+     * before they were called lessons had `subtopics`: the `outline_lessons` migration renamed
+     * them (ADR 0052).
+     */
+    result: json('result').$type<{ title: string; lessons: { title: string }[] }[]>(),
     courseId: text('course_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

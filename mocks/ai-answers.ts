@@ -9,7 +9,7 @@ import { LANGUAGE_PHRASES, type LanguagePhrases } from './language-phrases';
  * transcript). Each vendor's mock (`anthropic.ts`, ...) wraps these answers in its
  * own format, so every provider writes the same demo course.
  */
-export const OUTLINE_TOOL = 'course_outline';
+const OUTLINE_TOOL = 'course_outline';
 
 function field(prompt: string, label: string): string | undefined {
   const match = new RegExp(`^${label}:[ \\t]*(.*)$`, 'im').exec(prompt);
@@ -396,7 +396,7 @@ export function mockToolInput(request: MockAiRequest, knobs: MockKnobs): unknown
 
 export const FLASHCARDS_TOOL = 'lesson_flashcards';
 /** How the question of the mock's first card of every lesson begins (the browser test reads it). */
-export const MOCK_CARD_QUESTION_START = 'Which course teaches';
+const MOCK_CARD_QUESTION_START = 'Which course teaches';
 
 /** The first `words` words of a title: a mock answer stays short, as the product requires. */
 const firstWords = (text: string, words: number) => text.split(/\s+/).slice(0, words).join(' ');
@@ -438,7 +438,7 @@ function flashcardsAnswer(prompt: string, malformedTry: number | undefined): unk
   };
 }
 
-export const QUIZ_TOOL = 'course_quiz';
+const QUIZ_TOOL = 'course_quiz';
 /** How every right option of the mock's quizzes begins (the browser test answers with it). */
 export const MOCK_RIGHT_OPTION_START = 'It is taught in';
 

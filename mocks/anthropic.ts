@@ -21,7 +21,7 @@ import { readKnobs, type MockKnobs } from './knobs';
  * Latency (before the first token), streaming pace, failures (429/500/529) and
  * malformed outlines are set by the knobs in `mocks/knobs.ts`.
  */
-export const ANTHROPIC_URL = 'https://api.anthropic.com';
+const ANTHROPIC_URL = 'https://api.anthropic.com';
 
 interface MessagesRequest {
   model: string;

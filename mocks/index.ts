@@ -9,7 +9,7 @@ import { youtubeHandlers } from './youtube';
 /** The HTTP mocks of every vendor, one file each; `mocked` says which ones to answer. */
 export type Vendor = 'anthropic' | 'openai' | 'unsplash' | 'youtube' | 'paypal' | 'razorpay';
 
-export const vendorHandlers: Record<Vendor, RequestHandler[]> = {
+const vendorHandlers: Record<Vendor, RequestHandler[]> = {
   anthropic: anthropicHandlers,
   openai: openaiHandlers,
   unsplash: unsplashHandlers,

@@ -43,7 +43,7 @@ export interface MockKnobs {
   version: string;
 }
 
-export function knobsFile(): string {
+function knobsFile(): string {
   return (
     process.env.MOCK_KNOBS_FILE ?? path.join(process.env.DATA_DIR ?? 'data', 'mock-knobs.json')
   );

@@ -21,7 +21,7 @@ import { readKnobs, type MockKnobs } from './knobs';
  * The knobs in `mocks/knobs.ts` apply as they do to Anthropic's mock; an overload (529 there)
  * is OpenAI's 503.
  */
-export const OPENAI_URL = 'https://api.openai.com';
+const OPENAI_URL = 'https://api.openai.com';
 
 type Content = string | { type: string; text?: string }[] | null | undefined;
 

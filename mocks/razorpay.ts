@@ -253,13 +253,6 @@ export async function simulateRazorpay(id: string, what: RazorpaySimulation) {
 }
 
 /** Razorpay's webhook signature: HMAC-SHA256 of the raw body with the webhook secret, in hex. */
-export function signRazorpayWebhook(body: string, secret: string): string {
+function signRazorpayWebhook(body: string, secret: string): string {
   return createHmac('sha256', secret).update(body).digest('hex');
-}
-
-export async function editMockRazorpaySubscription(
-  id: string,
-  edit: (subscription: MockRazorpaySubscription) => void,
-) {
-  await changeSubscription(id, edit);
 }

@@ -6,7 +6,7 @@ import { readKnobs, stableHash } from './knobs';
  * URLs point at the product's own demo images, so demo mode looks right offline.
  * MOCK_MEDIA_FAIL makes it answer 503.
  */
-export const UNSPLASH_URL = 'https://api.unsplash.com';
+const UNSPLASH_URL = 'https://api.unsplash.com';
 const PHOTOGRAPHERS = ['Ada Lens', 'Grace Shutter', 'Alan Aperture', 'Linus Frame'];
 
 export const unsplashHandlers = [

@@ -7,10 +7,10 @@ import { readKnobs, stableHash } from './knobs';
  * MOCK_MEDIA_FAIL makes the search answer 503; MOCK_TRANSCRIPT_UNAVAILABLE
  * leaves videos without captions, as YouTube usually answers a server.
  */
-export const YOUTUBE_API_URL = 'https://www.googleapis.com/youtube/v3';
-export const YOUTUBE_URL = 'https://www.youtube.com';
+const YOUTUBE_API_URL = 'https://www.googleapis.com/youtube/v3';
+const YOUTUBE_URL = 'https://www.youtube.com';
 
-export function mockVideoId(query: string): string {
+function mockVideoId(query: string): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
   let value = stableHash(query) * 7919 + stableHash(`${query}!`);
   let id = '';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { forkWebProcess, webProcessCount } from '../server/cluster';
 import { supervisor } from '../server/supervise';
 import { describeDatabase } from '~/utils/database-selection.server';
-import { EnvError, parseEnv, type Env } from '~/utils/env.server';
+import { EnvError, parseEnv, readDataFiles, type Env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { nodeMetrics } from '~/utils/node-metrics.server';
 import { checkRedis, locateRedis, redisComesUp } from './lib/redis';
@@ -60,7 +60,9 @@ async function main() {
 
   const readConfig = () => {
     try {
-      return parseEnv();
+      const parsed = parseEnv();
+      readDataFiles(parsed);
+      return parsed;
     } catch (error) {
       if (error instanceof EnvError) fail(error.message);
       throw error;

@@ -131,9 +131,17 @@ async function main() {
   };
 
   try {
+    // The type checker and the type-aware linter each keep one core busy for minutes: side by
+    // side they take little more than the longer of the two.
+    const [typed, linted] = await Promise.all([
+      runLabelled('typecheck', 'npx', ['tsc', '--noEmit'], process.env),
+      runLabelled('lint', 'npx', ['eslint', '--max-warnings=0', '.'], process.env),
+    ]);
     const checks =
-      run('typecheck', 'npx', ['tsc', '--noEmit']) &&
-      run('lint', 'npx', ['eslint', '--max-warnings=0', '.']) &&
+      typed &&
+      linted &&
+      // Unused files, exports and dependencies (knip.ts, ADR 0053).
+      run('unused code', 'npx', ['knip']) &&
       run('format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']) &&
       run('build', 'npm', ['run', '--silent', 'build', '--', '--quiet']);
     if (!checks) {

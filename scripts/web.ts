@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forkWebProcess, webProcessCount } from '../server/cluster';
 import { supervisor } from '../server/supervise';
-import { env } from '~/utils/env.server';
+import { env, readDataFiles } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { nodeMetrics } from '~/utils/node-metrics.server';
 
@@ -15,6 +15,8 @@ const exec = path.join(path.dirname(fileURLToPath(import.meta.url)), 'web-proces
 // With PostgreSQL the install id (the default Redis prefix) is read from the database first;
 // the web processes inherit it.
 if (env().DATABASE_URL) await (await import('~/utils/install-id.server')).ensureInstallId();
+// With SQLite, the install id and session secret are made here, before the processes share them.
+readDataFiles(env());
 const { WEB_CONCURRENCY, SHUTDOWN_TIMEOUT_MS } = env();
 // The node's metrics, summed over its web processes (ADR 0056).
 const processes = supervisor({

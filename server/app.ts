@@ -38,6 +38,7 @@ export async function createWebServer(options: WebServerOptions) {
   const hooks = webServerHooks(
     typeof options.build === 'function' ? await options.build() : options.build,
   );
+  hooks.start();
   const {
     production,
     trustProxy: trustProxySetting,
@@ -220,7 +221,7 @@ export async function createWebServer(options: WebServerOptions) {
 }
 
 /** The app's hooks for its web server, from the build's entry module (app/entry.server.tsx). */
-export function webServerHooks(build: ServerBuild): WebServerHooks {
+function webServerHooks(build: ServerBuild): WebServerHooks {
   const hooks = (build.entry.module as { webServer?: WebServerHooks }).webServer;
   if (!hooks) throw new Error('The server build does not export webServer from its entry');
   return hooks;

@@ -26,7 +26,7 @@ export type CrossOriginCheck =
   | { kind: 'preflight'; headers: Record<string, string> }
   | { kind: 'refuse'; message: string };
 
-export function isApiPath(path: string): boolean {
+function isApiPath(path: string): boolean {
   return path.startsWith('/api/');
 }
 

@@ -23,7 +23,7 @@ export function availableCores({
  * container's own and the path in /proc/self/cgroup may be the host's: folders that do not exist
  * are passed over, down to the root folder.
  */
-export function cgroupCpuQuota(root: string, ownCgroups: string): number | undefined {
+function cgroupCpuQuota(root: string, ownCgroups: string): number | undefined {
   const quotas: (number | undefined)[] = [];
   for (const folder of ownFolders(root, cgroupPath(ownCgroups, 'v2')))
     quotas.push(parseCpuMax(readText(path.join(folder, 'cpu.max'))));

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 
 /** A process that ran this long before dying was not crash-looping: its back-off restarts. */
-export const STABLE_AFTER_MS = 30_000;
+const STABLE_AFTER_MS = 30_000;
 const FIRST_RESTART_MS = 250;
 const LONGEST_RESTART_MS = 30_000;
 

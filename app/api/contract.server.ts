@@ -30,6 +30,4 @@ export const API = {
   ...webhookOperations,
 } as const satisfies Record<string, ApiOperation>;
 
-export type ApiOperations = typeof API;
-
 export { apiJson, type ApiBody, type ApiOperation } from './contract/operation.server';

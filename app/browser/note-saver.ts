@@ -14,7 +14,7 @@ export type SendOutcome =
   /** `gone`: the lesson is not the member's (deleted, or another account): drop the local copy. */
   | { ok: false; retry: boolean; message?: string; gone?: boolean };
 
-export interface NoteStorage {
+interface NoteStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
   removeItem(key: string): void;

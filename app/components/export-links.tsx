@@ -8,7 +8,7 @@ import { showToast } from './toaster';
  * and (with the member's notes in them) the notes view. Plain links with `download`: the files
  * come from resource routes, not pages.
  */
-export function exportPath(courseId: string, format: 'md' | 'pdf', withNotes = false): string {
+function exportPath(courseId: string, format: 'md' | 'pdf', withNotes = false): string {
   return `/course/${encodeURIComponent(courseId)}/export.${format}${withNotes ? '?notes=1' : ''}`;
 }
 

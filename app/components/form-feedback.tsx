@@ -9,7 +9,7 @@ export interface FormResult {
 }
 
 /** False on the server and during hydration, true once the browser runs the app. */
-export function useHydrated(): boolean {
+function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   return hydrated;

@@ -1,7 +1,7 @@
 import type { GenerationState as State } from '../../db/schema';
 
 /** What a job is doing, in words, with an indeterminate progress bar while it works. */
-export function generationText(
+function generationText(
   state: State,
   attempts: number,
   what: string,

@@ -16,8 +16,8 @@ import {
   parseOutlineOp,
   renameInOutline,
   topicField,
-  type EditableOutline,
 } from '~/domain/outline-edit';
+import { outlineToSpec, type Outline } from '~/domain/outline';
 import type { PlanId } from '~/domain/plans';
 
 /**
@@ -43,7 +43,7 @@ export function OutlineEditor({
 }: {
   outlineId: string;
   plan: PlanId;
-  initial: EditableOutline;
+  initial: Outline;
   /** The server's count of saved edits: a new one from elsewhere (a rewrite) replaces the page's. */
   revision: number;
   /** A rewrite is under way: nothing may change meanwhile. */
@@ -58,7 +58,7 @@ export function OutlineEditor({
   );
   const saved = useRef(initial);
   const inFlight = useRef(false);
-  const queued = useRef<EditableOutline | null>(null);
+  const queued = useRef<Outline | null>(null);
   const typingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   /** The control that takes focus once the change shows (controlAfterOp). */
   const focusAfter = useRef<string | null>(null);
@@ -93,7 +93,7 @@ export function OutlineEditor({
         method: 'POST',
         keepalive: true,
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ topics: latest.current }),
+        body: JSON.stringify({ topics: outlineToSpec(latest.current) }),
       });
     };
     window.addEventListener('pagehide', flush);
@@ -101,7 +101,7 @@ export function OutlineEditor({
   }, [outlineId, plan]);
 
   const send = useCallback(
-    async (outline: EditableOutline) => {
+    async (outline: Outline) => {
       if (inFlight.current) {
         queued.current = outline;
         return;
@@ -112,7 +112,7 @@ export function OutlineEditor({
         const response = await fetch(`/api/outline/${outlineId}`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-          body: JSON.stringify({ topics: outline }),
+          body: JSON.stringify({ topics: outlineToSpec(outline) }),
         });
         const answer = (await response.json().catch(() => ({}))) as {
           message?: string;
@@ -142,7 +142,7 @@ export function OutlineEditor({
   );
 
   const saveNow = useCallback(
-    (outline: EditableOutline) => {
+    (outline: Outline) => {
       if (typingTimer.current) clearTimeout(typingTimer.current);
       typingTimer.current = null;
       void send(outline);
@@ -265,7 +265,7 @@ export function OutlineEditor({
               )}
             </div>
             <ul>
-              {topic.subtopics.map((lesson, l) => (
+              {topic.lessons.map((lesson, l) => (
                 <li key={l} className="outline-lesson" data-testid="outline-lesson">
                   <span className="outline-lesson-title">{lesson.title}</span>
                   <span className="outline-controls">
@@ -300,7 +300,7 @@ export function OutlineEditor({
                       `Move lesson “${lesson.title}” down`,
                       '↓',
                       `lesson-${t}-${l}-down`,
-                      l === topic.subtopics.length - 1,
+                      l === topic.lessons.length - 1,
                     )}
                     {button(
                       `remove-lesson:${t}:${l}`,

@@ -4,7 +4,7 @@ import { useRootData } from '~/root';
 
 const PERIOD_LABEL = { month: 'per month', year: 'per year' } as const;
 
-export function PlanCard({
+function PlanCard({
   plan,
   button,
   current,

@@ -19,7 +19,7 @@ export const GRADES = [
   { rating: 3, name: 'good', label: 'Good', key: '3' },
   { rating: 4, name: 'easy', label: 'Easy', key: '4' },
 ] as const;
-export type Grade = (typeof GRADES)[number];
+type Grade = (typeof GRADES)[number];
 export type Rating = Grade['rating'];
 
 /** A grade as a form or an API client sends it: 1 to 4, or its name. */

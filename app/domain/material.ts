@@ -1,6 +1,6 @@
 import type { LessonSource, MaterialKind } from '../../db/schema';
 import { missingFieldMessage } from '~/utils/messages';
-import { getPlan, PAID_ONLY_MESSAGE, PLAN_DEFINITIONS, type PlanId } from './plans';
+import { getPlan, PAID_ONLY_MESSAGE, type PlanId } from './plans';
 
 /**
  * A course from the member's own material (ADR 0032): what may be attached or pasted on
@@ -17,8 +17,6 @@ export const MAX_DOCUMENT_PAGES = 200;
  * A form between the two is read, and its document refused with the page's own message.
  */
 export const MAX_CREATE_FORM_BYTES = MAX_DOCUMENT_BYTES + 1024 * 1024;
-/** The most text pasted on any plan (paid); the free plan's is in its plan definition. */
-export const MAX_PASTED_CHARS = PLAN_DEFINITIONS.monthly.limits.material.pastedChars;
 /** The most text kept from a document, whatever its size (about 400 dense pages). */
 export const MAX_MATERIAL_CHARS = 1_000_000;
 /** Less text than this gives nothing to write a course from (a scan, an empty file). */

@@ -6,12 +6,12 @@ import {
   outlineFromFields,
   parseOutlineOp,
   renameInOutline,
-  type EditableOutline,
 } from './outline-edit';
+import type { Outline } from './outline';
 
-const outline: EditableOutline = [
-  { title: 'One', subtopics: [{ title: 'a' }, { title: 'b' }] },
-  { title: 'Two', subtopics: [{ title: 'c' }] },
+const outline: Outline = [
+  { title: 'One', lessons: [{ title: 'a' }, { title: 'b' }] },
+  { title: 'Two', lessons: [{ title: 'c' }] },
 ];
 
 describe('editing an outline', () => {
@@ -21,22 +21,22 @@ describe('editing an outline', () => {
     ).toEqual(['Two', 'One']);
     expect(applyOutlineOp(outline, { kind: 'move-topic', topic: 0, by: -1 })).toEqual(outline);
     expect(
-      applyOutlineOp(outline, { kind: 'move-lesson', topic: 0, lesson: 1, by: -1 })[0]!.subtopics,
+      applyOutlineOp(outline, { kind: 'move-lesson', topic: 0, lesson: 1, by: -1 })[0]!.lessons,
     ).toEqual([{ title: 'b' }, { title: 'a' }]);
     expect(
-      applyOutlineOp(outline, { kind: 'remove-lesson', topic: 0, lesson: 0 })[0]!.subtopics,
+      applyOutlineOp(outline, { kind: 'remove-lesson', topic: 0, lesson: 0 })[0]!.lessons,
     ).toEqual([{ title: 'b' }]);
-    expect(applyOutlineOp(outline, { kind: 'add-lesson', topic: 1 })[1]!.subtopics).toHaveLength(2);
+    expect(applyOutlineOp(outline, { kind: 'add-lesson', topic: 1 })[1]!.lessons).toHaveLength(2);
     expect(applyOutlineOp(outline, { kind: 'add-topic' })).toHaveLength(3);
     expect(applyOutlineOp(outline, { kind: 'remove-topic', topic: 0 })).toEqual([outline[1]]);
-    expect(renameInOutline(outline, 1, 0, 'see')[1]!.subtopics[0]!.title).toBe('see');
+    expect(renameInOutline(outline, 1, 0, 'see')[1]!.lessons[0]!.title).toBe('see');
     expect(renameInOutline(outline, 0, undefined, 'Uno')[0]!.title).toBe('Uno');
   });
 
   it('keeps the focus on the item moved, on the other arrow once it reaches an end, and on a new item’s Rename', () => {
     const after = (op: Parameters<typeof applyOutlineOp>[1]) =>
       controlAfterOp(applyOutlineOp(outline, op), op);
-    const three = [...outline, { title: 'Three', subtopics: [{ title: 'd' }] }];
+    const three = [...outline, { title: 'Three', lessons: [{ title: 'd' }] }];
     const moved = (op: Parameters<typeof applyOutlineOp>[1]) =>
       controlAfterOp(applyOutlineOp(three, op), op);
     expect(moved({ kind: 'move-topic', topic: 2, by: -1 })).toBe('topic-1-up');
@@ -52,25 +52,25 @@ describe('editing an outline', () => {
 
   it('holds every outline to the plan: a free member’s sixth topic is for paid members only', () => {
     const topics = (n: number) =>
-      Array.from({ length: n }, (_, i) => ({ title: `T${i}`, subtopics: [{ title: 'l' }] }));
+      Array.from({ length: n }, (_, i) => ({ title: `T${i}`, lessons: [{ title: 'l' }] }));
     expect(outlineEditRefusal(topics(5), 'free')).toBeNull();
     expect(outlineEditRefusal(topics(6), 'free')).toBe('For paid members only');
     expect(outlineEditRefusal(topics(10), 'monthly')).toBeNull();
     expect(outlineEditRefusal(topics(11), 'yearly')).toBe('A course has at most 10 topics');
     expect(outlineEditRefusal([], 'free')).toBe('A course needs at least one topic');
-    expect(outlineEditRefusal([{ title: 'T', subtopics: [] }], 'free')).toBe(
+    expect(outlineEditRefusal([{ title: 'T', lessons: [] }], 'free')).toBe(
       'A topic needs at least one lesson',
     );
     expect(
-      outlineEditRefusal([{ title: 'T', subtopics: Array(5).fill({ title: 'l' }) }], 'monthly'),
+      outlineEditRefusal([{ title: 'T', lessons: Array(5).fill({ title: 'l' }) }], 'monthly'),
     ).toBe('A topic has at most 4 lessons');
-    expect(outlineEditRefusal([{ title: ' ', subtopics: [{ title: 'l' }] }], 'free')).toBe(
+    expect(outlineEditRefusal([{ title: ' ', lessons: [{ title: 'l' }] }], 'free')).toBe(
       'Please fill in all required fields',
     );
     expect(
-      outlineEditRefusal([{ title: 'x'.repeat(201), subtopics: [{ title: 'l' }] }], 'free'),
+      outlineEditRefusal([{ title: 'x'.repeat(201), lessons: [{ title: 'l' }] }], 'free'),
     ).toBe('Please keep each title under 200 characters');
-    expect(outlineEditRefusal([{ title: 'T', subtopics: [{ title: 'a\nb' }] }], 'free')).toBe(
+    expect(outlineEditRefusal([{ title: 'T', lessons: [{ title: 'a\nb' }] }], 'free')).toBe(
       'A title contains characters that are not allowed',
     );
   });

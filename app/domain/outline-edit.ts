@@ -1,36 +1,31 @@
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '~/utils/text';
 import { AI_LESSONS_PER_TOPIC, getPlan, MAX_TOPICS, PAID_ONLY_MESSAGE, type PlanId } from './plans';
 import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
+import type { Outline, OutlineTopic } from './outline';
 
 /**
  * Editing an outline on /topics before Generate Course (ADR 0032): the operations the page's
  * buttons perform and the one rule every edited outline must pass. Browser-safe, so the page
  * refuses an edit at once with the same message the server gives when it is bypassed.
  */
-export interface EditableTopic {
-  title: string;
-  subtopics: { title: string }[];
-}
-export type EditableOutline = EditableTopic[];
 
 /** Topic and lesson titles: as long as the AI's own titles may be. */
-export const MAX_OUTLINE_TITLE_CHARS = 200;
+const MAX_OUTLINE_TITLE_CHARS = 200;
 /** A one-line instruction for "Rewrite the outline" (as for a lesson's regeneration). */
 export const MAX_REWRITE_INSTRUCTION_CHARS = 300;
 /** The most lessons a topic may have: what the AI writes for one topic at most. */
-export const MAX_EDITED_LESSONS_PER_TOPIC = AI_LESSONS_PER_TOPIC;
+const MAX_EDITED_LESSONS_PER_TOPIC = AI_LESSONS_PER_TOPIC;
 
-export const NEW_TOPIC_TITLE = 'New topic';
-export const NEW_LESSON_TITLE = 'New lesson';
+const NEW_TOPIC_TITLE = 'New topic';
+const NEW_LESSON_TITLE = 'New lesson';
 
-export const tooManyTopicsMessage = (max: number) => `A course has at most ${max} topics`;
-export const tooManyLessonsMessage = (max: number) => `A topic has at most ${max} lessons`;
-export const NO_TOPICS_MESSAGE = 'A course needs at least one topic';
-export const NO_LESSONS_MESSAGE = 'A topic needs at least one lesson';
+const tooManyTopicsMessage = (max: number) => `A course has at most ${max} topics`;
+const tooManyLessonsMessage = (max: number) => `A topic has at most ${max} lessons`;
+const NO_TOPICS_MESSAGE = 'A course needs at least one topic';
+const NO_LESSONS_MESSAGE = 'A topic needs at least one lesson';
 export const OUTLINE_REWRITING_MESSAGE = 'The outline is being rewritten: please wait for it';
 export const OUTLINE_USED_MESSAGE = 'The course has already been generated from this outline';
-export const titleTooLongMessage = (max: number) =>
-  `Please keep each title under ${max} characters`;
+const titleTooLongMessage = (max: number) => `Please keep each title under ${max} characters`;
 
 export type OutlineOp =
   | { kind: 'add-topic' }
@@ -49,51 +44,51 @@ function moved<T>(items: T[], index: number, by: -1 | 1): T[] {
 }
 
 const withTopic = (
-  outline: EditableOutline,
+  outline: Outline,
   index: number,
-  change: (topic: EditableTopic) => EditableTopic,
+  change: (topic: OutlineTopic) => OutlineTopic,
 ) => outline.map((topic, i) => (i === index ? change(topic) : topic));
 
 /** The outline after one button's operation; an operation on an item that is not there changes nothing. */
-export function applyOutlineOp(outline: EditableOutline, op: OutlineOp): EditableOutline {
+export function applyOutlineOp(outline: Outline, op: OutlineOp): Outline {
   switch (op.kind) {
     case 'add-topic':
-      return [...outline, { title: NEW_TOPIC_TITLE, subtopics: [{ title: NEW_LESSON_TITLE }] }];
+      return [...outline, { title: NEW_TOPIC_TITLE, lessons: [{ title: NEW_LESSON_TITLE }] }];
     case 'add-lesson':
       return withTopic(outline, op.topic, (topic) => ({
         ...topic,
-        subtopics: [...topic.subtopics, { title: NEW_LESSON_TITLE }],
+        lessons: [...topic.lessons, { title: NEW_LESSON_TITLE }],
       }));
     case 'remove-topic':
       return outline.filter((_, i) => i !== op.topic);
     case 'remove-lesson':
       return withTopic(outline, op.topic, (topic) => ({
         ...topic,
-        subtopics: topic.subtopics.filter((_, i) => i !== op.lesson),
+        lessons: topic.lessons.filter((_, i) => i !== op.lesson),
       }));
     case 'move-topic':
       return moved(outline, op.topic, op.by);
     case 'move-lesson':
       return withTopic(outline, op.topic, (topic) => ({
         ...topic,
-        subtopics: moved(topic.subtopics, op.lesson, op.by),
+        lessons: moved(topic.lessons, op.lesson, op.by),
       }));
   }
 }
 
 /** Renames the topic (lesson undefined) or one of its lessons. */
 export function renameInOutline(
-  outline: EditableOutline,
+  outline: Outline,
   topic: number,
   lesson: number | undefined,
   title: string,
-): EditableOutline {
+): Outline {
   return withTopic(outline, topic, (current) =>
     lesson === undefined
       ? { ...current, title }
       : {
           ...current,
-          subtopics: current.subtopics.map((s, i) => (i === lesson ? { title } : s)),
+          lessons: current.lessons.map((s, i) => (i === lesson ? { title } : s)),
         },
   );
 }
@@ -114,15 +109,15 @@ export function topicLimitOf(plan: PlanId): { max: number; message: string } {
  * MAX_OUTLINE_TITLE_CHARS characters and free of junk characters. Null when the outline passes,
  * else the message to show.
  */
-export function outlineEditRefusal(outline: EditableOutline, plan: PlanId): string | null {
+export function outlineEditRefusal(outline: Outline, plan: PlanId): string | null {
   const topics = topicLimitOf(plan);
   if (outline.length === 0) return NO_TOPICS_MESSAGE;
   if (outline.length > topics.max) return topics.message;
   for (const topic of outline) {
-    if (topic.subtopics.length === 0) return NO_LESSONS_MESSAGE;
-    if (topic.subtopics.length > MAX_EDITED_LESSONS_PER_TOPIC)
+    if (topic.lessons.length === 0) return NO_LESSONS_MESSAGE;
+    if (topic.lessons.length > MAX_EDITED_LESSONS_PER_TOPIC)
       return tooManyLessonsMessage(MAX_EDITED_LESSONS_PER_TOPIC);
-    for (const title of [topic.title, ...topic.subtopics.map((s) => s.title)]) {
+    for (const title of [topic.title, ...topic.lessons.map((s) => s.title)]) {
       if (!title.trim()) return REQUIRED_FIELDS_MESSAGE;
       if (title.length > MAX_OUTLINE_TITLE_CHARS)
         return titleTooLongMessage(MAX_OUTLINE_TITLE_CHARS);
@@ -134,16 +129,15 @@ export function outlineEditRefusal(outline: EditableOutline, plan: PlanId): stri
 }
 
 /** Titles trimmed and in one Unicode form, as stored. */
-export function normalizeOutline(outline: EditableOutline): EditableOutline {
+export function normalizeOutline(outline: Outline): Outline {
   const clean = (title: string) => title.trim().normalize('NFC');
   return outline.map((topic) => ({
     title: clean(topic.title),
-    subtopics: topic.subtopics.map((s) => ({ title: clean(s.title) })),
+    lessons: topic.lessons.map((s) => ({ title: clean(s.title) })),
   }));
 }
 
-export const sameOutline = (a: EditableOutline, b: EditableOutline) =>
-  JSON.stringify(a) === JSON.stringify(b);
+export const sameOutline = (a: Outline, b: Outline) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * A button's operation as the page's form names it ("up-lesson:1:2", "add-topic"; "save" keeps
@@ -195,7 +189,7 @@ export const outlineControlId = (control: string) => `outline-${control}`;
  * or lesson added. Null after a removal. With JavaScript the editor focuses it; without, the
  * server's answer sends the browser to it (a fragment focuses the control it names).
  */
-export function controlAfterOp(after: EditableOutline, op: OutlineOp): string | null {
+export function controlAfterOp(after: Outline, op: OutlineOp): string | null {
   const arrow = (item: string, index: number, count: number, by: -1 | 1) => {
     const canGoOn = by < 0 ? index > 0 : index < count - 1;
     const [same, other] = by < 0 ? ['up', 'down'] : ['down', 'up'];
@@ -208,13 +202,13 @@ export function controlAfterOp(after: EditableOutline, op: OutlineOp): string | 
     }
     case 'move-lesson': {
       const index = op.lesson + op.by;
-      const count = after[op.topic]?.subtopics.length ?? 0;
+      const count = after[op.topic]?.lessons.length ?? 0;
       return arrow(`lesson-${op.topic}-${index}`, index, count, op.by);
     }
     case 'add-topic':
       return `topic-${after.length - 1}-rename`;
     case 'add-lesson':
-      return `lesson-${op.topic}-${(after[op.topic]?.subtopics.length ?? 1) - 1}-rename`;
+      return `lesson-${op.topic}-${(after[op.topic]?.lessons.length ?? 1) - 1}-rename`;
     default:
       return null;
   }
@@ -228,12 +222,12 @@ export const lessonField = (topic: number, lesson: number) => `lesson.${topic}.$
  * The outline a /topics form posted (`topic.0`, `lesson.0.1`, ...), in order; null when it posted
  * none (a plain Generate Course, which uses the stored outline).
  */
-export function outlineFromFields(body: Record<string, unknown>): EditableOutline | null {
-  const topics = new Map<number, EditableTopic & { lessons: Map<number, string> }>();
+export function outlineFromFields(body: Record<string, unknown>): Outline | null {
+  const topics = new Map<number, { title: string; lessons: Map<number, string> }>();
   const at = (index: number) => {
     let topic = topics.get(index);
     if (!topic) {
-      topic = { title: '', subtopics: [], lessons: new Map() };
+      topic = { title: '', lessons: new Map() };
       topics.set(index, topic);
     }
     return topic;
@@ -251,7 +245,7 @@ export function outlineFromFields(body: Record<string, unknown>): EditableOutlin
     .sort((a, b) => a[0] - b[0])
     .map(([, topic]) => ({
       title: topic.title,
-      subtopics: [...topic.lessons.entries()]
+      lessons: [...topic.lessons.entries()]
         .sort((a, b) => a[0] - b[0])
         .map(([, title]) => ({ title })),
     }));

@@ -203,7 +203,6 @@ export function aiLessonLimit(plan: PlanId): number {
 
 export const aiLessonLimitMessage = (limit: number) =>
   `The AI writes at most ${limit} lessons of a course on your plan`;
-export const MAX_LESSONS_PER_COURSE = MAX_TOPICS * MAX_LESSONS_PER_TOPIC;
 
 export const COURSE_TYPE_LABELS = {
   text: 'Theory & Image Course',

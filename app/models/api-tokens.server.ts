@@ -6,7 +6,7 @@ import { hashToken, newId, newSecretToken } from '~/utils/ids.server';
 /** The most tokens one member may hold at once. */
 export const MAX_API_TOKENS = 10;
 /** Every token starts with this, so a leaked one is recognisable (secret scanners, logs). */
-export const API_TOKEN_PREFIX = 'cgk_';
+const API_TOKEN_PREFIX = 'cgk_';
 /** `last_used_at` is written at most this often per token: a busy client costs no write per call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 

@@ -24,7 +24,7 @@ import { progressOf } from '~/domain/progress';
 
 export type Course = typeof courses.$inferSelect;
 
-export interface NewLesson {
+interface NewLesson {
   title: string;
   /** Sanitized HTML; given only when the content already exists (API clients). */
   theory?: string | null;

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
 import type { demoWebhookDeliveries, PaymentProvider } from '../../db/schema';
-import { database, first, tables } from '~/utils/database.server';
+import { database, tables } from '~/utils/database.server';
 
 /**
  * Demo mode only: the simulated providers' outgoing webhooks, each kept until the app took it or
@@ -18,13 +18,6 @@ export async function addDemoWebhookDelivery(
     .values({ ...input, nextAttemptAt: now, createdAt: now })
     .returning({ id: demoWebhookDeliveries.id });
   return row!.id;
-}
-
-export async function getDemoWebhookDelivery(id: number): Promise<DemoWebhookDelivery | undefined> {
-  const { demoWebhookDeliveries } = tables;
-  return first(
-    database().select().from(demoWebhookDeliveries).where(eq(demoWebhookDeliveries.id, id)),
-  );
 }
 
 /** The deliveries whose next attempt is due, the longest waiting first. */

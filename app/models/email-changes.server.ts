@@ -5,7 +5,7 @@ import { database, first, isUniqueViolation, tables, transaction } from '~/utils
 import { hashToken, newSecretToken } from '~/utils/ids.server';
 
 /** A confirmation link works for a day, once; the newest request replaces older ones. */
-export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
+const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 
 async function spendOpenTokens(userId: string, now: Date) {
   const { emailChangeTokens } = tables;

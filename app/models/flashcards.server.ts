@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm';
-import type { flashcardDecks, flashcardSchedules, flashcards } from '../../db/schema';
+import type { flashcardDecks, flashcardSchedules } from '../../db/schema';
 import { database, first, tables, transaction, type Tables } from '~/utils/database.server';
 
 /**
@@ -7,8 +7,7 @@ import { database, first, tables, transaction, type Tables } from '~/utils/datab
  * the cards; each card has one schedule row per member (the course's owner), its FSRS state.
  * Every read here that a member causes is scoped by the member's id.
  */
-export type FlashcardDeck = typeof flashcardDecks.$inferSelect;
-export type Flashcard = typeof flashcards.$inferSelect;
+type FlashcardDeck = typeof flashcardDecks.$inferSelect;
 export type FlashcardSchedule = typeof flashcardSchedules.$inferSelect;
 
 export interface NewCard {

@@ -16,14 +16,14 @@ export async function listOutbox(limit = 200) {
     .limit(limit);
 }
 
-export async function getOutboxEmail(id: number) {
+async function getOutboxEmail(id: number) {
   const { outboxEmails } = tables;
   return first(database().select().from(outboxEmails).where(eq(outboxEmails.id, id)));
 }
 
 /** The secret part of a link that acts for its recipient (a password reset, an email change). */
 const SECRET_LINK = /(\/(?:reset-password|verify-email)\/)[A-Za-z0-9_-]+/g;
-export const MASKED_SECRET = '•••';
+const MASKED_SECRET = '•••';
 
 /**
  * An outbox email as the admin `viewerEmail` may read it: a reset or email-change link in someone

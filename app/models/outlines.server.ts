@@ -342,7 +342,7 @@ export async function materialOfOutline(outlineId: string): Promise<OutlineMater
 }
 
 /** What the outline's page says of its material: no sections, only their count. */
-export interface MaterialSummary {
+interface MaterialSummary {
   id: string;
   name: string;
   kind: MaterialKind;

@@ -4,7 +4,7 @@ import { database, first, tables, transaction } from '~/utils/database.server';
 import { hashToken, newSecretToken } from '~/utils/ids.server';
 
 /** A reset link works for one hour, once. */
-export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 /** Issues a reset token for a user; only its SHA-256 is stored, the token itself goes by email. */
 export async function createPasswordResetToken(userId: string): Promise<string> {

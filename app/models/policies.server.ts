@@ -44,12 +44,3 @@ export async function savePolicy(key: PolicyKey, html: string, updatedBy: string
     .values({ key, html, updatedBy })
     .onConflictDoUpdate({ target: policies.key, set: { html, updatedBy, updatedAt: new Date() } });
 }
-
-/** Writes the default texts for any policy not stored yet; never overwrites an admin's edit. */
-export async function seedDefaultPolicies() {
-  const { policies } = tables;
-  await database()
-    .insert(policies)
-    .values(POLICY_KEYS.map((key) => ({ key, html: DEFAULT_POLICIES[key] })))
-    .onConflictDoNothing();
-}

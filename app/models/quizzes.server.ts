@@ -10,10 +10,9 @@ import { database, first, tables } from '~/utils/database.server';
 export type Quiz = typeof quizzes.$inferSelect;
 export type QuizAttempt = typeof quizAttempts.$inferSelect;
 
-export const EXAM_QUESTIONS = 10;
+const EXAM_QUESTIONS = 10;
 /** 3 to 5 questions: one more than the topic has lessons. */
-export const topicQuestionCount = (lessonCount: number) =>
-  Math.min(5, Math.max(3, lessonCount + 1));
+const topicQuestionCount = (lessonCount: number) => Math.min(5, Math.max(3, lessonCount + 1));
 
 export interface CourseQuizTopic {
   id: number;

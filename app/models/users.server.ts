@@ -1,6 +1,5 @@
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import os from 'node:os';
-import bcrypt from 'bcryptjs';
 import { eq, sql } from 'drizzle-orm';
 import type { users, Plan, Role } from '../../db/schema';
 import { database, first, tables, transaction } from '~/utils/database.server';
@@ -36,21 +35,18 @@ export function hashPassword(password: string): Promise<string> {
   return hashing(() => argon2Hash(password));
 }
 
-/** Checks argon2id hashes, and the bcrypt hashes of accounts that have not signed in since. */
+/** Checks an argon2id hash. An older bcrypt hash never matches: see `isLegacyHash`. */
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return hashing(() =>
-    hash.startsWith('$argon2') ? argon2Verify(hash, password) : bcrypt.compare(password, hash),
-  );
+  if (isLegacyHash(hash)) return Promise.resolve(false);
+  return hashing(() => argon2Verify(hash, password));
 }
 
-/** An older (bcrypt) hash, replaced at the account's next sign-in. */
-export function needsRehash(hash: string): boolean {
-  return !hash.startsWith('$argon2id$');
-}
-
-export async function updatePasswordHash(userId: string, passwordHash: string): Promise<void> {
-  const { users } = tables;
-  await database().update(users).set({ passwordHash }).where(eq(users.id, userId));
+/**
+ * A bcrypt hash from before argon2id (ADR 0006), of an account that has not signed in since.
+ * It is no longer checked (bcrypt is gone): its owner is mailed a reset link instead (ADR 0053).
+ */
+export function isLegacyHash(hash: string): boolean {
+  return !hash.startsWith('$argon2');
 }
 
 export async function getUserByEmail(email: string): Promise<User | undefined> {

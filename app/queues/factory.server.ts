@@ -53,7 +53,7 @@ export interface DefinedQueue<S extends z.ZodType> {
 const open = new Map<string, Queue>();
 
 /** Redis is away: the work is saved in SQLite and the sweeper enqueues it when Redis is back. */
-export class JobServiceUnavailable extends Error {
+class JobServiceUnavailable extends Error {
   constructor(cause: unknown) {
     super('The job service (Redis) is not reachable', { cause });
     this.name = 'JobServiceUnavailable';

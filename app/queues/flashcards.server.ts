@@ -17,7 +17,7 @@ export const flashcardsQueue = defineQueue({
 export type FlashcardsPayload = z.infer<typeof flashcardsQueue.payload>;
 
 /** Behind lessons and quizzes: a deck is reviewed only after its lesson is read. */
-export const FLASHCARDS_PRIORITY = 200;
+const FLASHCARDS_PRIORITY = 200;
 
 /** Every owed deck gets a live job (when a lesson is stored, and the sweeper's half for decks). */
 export function ensureFlashcardJobs(decks: Owed<FlashcardsPayload>) {

@@ -12,8 +12,8 @@ import { PRIORITY_LIMIT } from 'bullmq';
  *   its jobs, an outage) ranks behind everything enqueued when it was asked for, member by member
  *   in turns too. A member waiting on a page still goes first (`WAITED_FOR_PRIORITY`).
  */
-export const FRESH_FROM = 10;
-export const SWEPT_FROM = 1_000_000;
+const FRESH_FROM = 10;
+const SWEPT_FROM = 1_000_000;
 
 /** A fresh job's priority, at its turn among its member's owed work. */
 export function freshPriority(turn: number) {

@@ -6,8 +6,8 @@ import { log } from '~/utils/logger.server';
  * "Retry without limit": BullMQ needs a number, so a count no job will ever
  * reach; the delay between tries grows exponentially and is capped.
  */
-export const UNLIMITED_ATTEMPTS = 1_000_000;
-export const BACKOFF_BASE_MS = 1_000;
+const UNLIMITED_ATTEMPTS = 1_000_000;
+const BACKOFF_BASE_MS = 1_000;
 export const BACKOFF_CAP_MS = 60_000;
 export const UNLIMITED_BACKOFF_TYPE = 'capped-exponential';
 

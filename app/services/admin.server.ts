@@ -18,7 +18,7 @@ import { parseWith, requiredText } from '~/utils/validation.server';
  * What admins change: who is an admin, the five policy texts and stuck jobs.
  * Every change is recorded in the audit log with who made it.
  */
-export const ADMIN_MESSAGES = {
+const ADMIN_MESSAGES = {
   added: 'Admin added',
   removed: 'Admin removed',
   noSuchMember: 'No member has this email',

@@ -8,11 +8,11 @@ import { hit, type RateLimit } from '~/utils/rate-limit.server';
 import { cleanText, filledIn, parseWith } from '~/utils/validation.server';
 
 /** A person sends a message or two; five an hour from one address is plenty. */
-export const CONTACT_RATE_LIMIT: RateLimit = { name: 'contact:ip', max: 5, windowSeconds: 60 * 60 };
+const CONTACT_RATE_LIMIT: RateLimit = { name: 'contact:ip', max: 5, windowSeconds: 60 * 60 };
 
-export const CONTACT_SENT_MESSAGE = 'Thank you! Your message has been sent.';
+const CONTACT_SENT_MESSAGE = 'Thank you! Your message has been sent.';
 
-export const INVALID_PHONE_MESSAGE = `Please enter a phone number of ${CONTACT_LIMITS.phoneMin} to ${CONTACT_LIMITS.phoneMax} digits, digits only`;
+const INVALID_PHONE_MESSAGE = `Please enter a phone number of ${CONTACT_LIMITS.phoneMin} to ${CONTACT_LIMITS.phoneMax} digits, digits only`;
 
 /** Step one: every field present and not blank (the product's one message for all of them). */
 const present = filledIn(20_000);
@@ -45,7 +45,7 @@ const wellFormed = z.object({
   msg: atMost('Message', CONTACT_LIMITS.message, false),
 });
 
-export type ContactInput = z.infer<typeof wellFormed>;
+type ContactInput = z.infer<typeof wellFormed>;
 
 /**
  * A contact message in the API's field names (fname, lname, email, phone, msg): a missing field

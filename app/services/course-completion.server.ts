@@ -24,15 +24,15 @@ import { hit, tooManyRequestsFailure, type RateLimit } from '~/utils/rate-limit.
  */
 
 /** A member may ask for the certificate email five times an hour. */
-export const CERTIFICATE_EMAIL_LIMIT: RateLimit = {
+const CERTIFICATE_EMAIL_LIMIT: RateLimit = {
   name: 'certificate-email',
   max: 5,
   windowSeconds: 60 * 60,
 };
 
-export const NOT_FOUND_MESSAGE = 'Course not found';
-export const INCOMPLETE_MESSAGE = 'Finish every lesson of this course to get its certificate';
-export const NOT_FINISHED_MESSAGE = 'This course is not finished yet';
+const NOT_FOUND_MESSAGE = 'Course not found';
+const INCOMPLETE_MESSAGE = 'Finish every lesson of this course to get its certificate';
+const NOT_FINISHED_MESSAGE = 'This course is not finished yet';
 
 export function toCertificateData(completion: Completion): CertificateData {
   return {

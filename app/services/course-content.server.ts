@@ -5,6 +5,7 @@ import {
   MAX_COURSE_TEXT_CHARS,
   MAX_LESSON_TEXT_CHARS,
 } from '~/domain/content-limits';
+import type { Outline } from '~/domain/outline';
 import { fail, ok, type Failure, type Result } from '~/domain/result';
 import { hit, tooManyRequestsFailure, type RateLimit } from '~/utils/rate-limit.server';
 import { MAX_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
@@ -25,7 +26,7 @@ import { keepCourseDecksWriting } from './flashcards.server';
  * by the lower-cased main topic holding the topics, each with sub-topics
  * { title, theory, youtube, image, done }. Storage is one row per lesson.
  */
-export interface ContentLesson {
+interface ContentLesson {
   title: string;
   theory: string;
   youtube: string;
@@ -119,19 +120,18 @@ export async function parseContent(value: unknown): Promise<Result<ContentTopic[
 }
 
 /**
- * An outline (topics and sub-topic titles, keyed by the main topic) as the spec's course
- * content: every sub-topic not written yet, so a client fills it in or saves it as it is.
+ * An outline (topics and lesson titles, keyed by the main topic) as the spec's course content
+ * (where lessons are `subtopics`): every lesson not written yet, so a client fills it in or saves
+ * it as it is.
  */
-export function outlineAsContent(
-  outline: Record<string, { title: string; subtopics: { title: string }[] }[]>,
-): CourseContent {
+export function outlineAsContent(outline: Record<string, Outline>): CourseContent {
   return Object.fromEntries(
     Object.entries(outline).map(([key, topics]) => [
       key,
       topics.map((topic) => ({
         title: topic.title,
-        subtopics: topic.subtopics.map((subtopic) => ({
-          title: subtopic.title,
+        subtopics: topic.lessons.map((lesson) => ({
+          title: lesson.title,
           theory: '',
           youtube: '',
           image: '',

@@ -43,6 +43,7 @@ export async function startOutline(
   user: User,
   input: {
     mainTopic: string;
+    /** The sub-topics the member typed on /create (their word; the outline's topics). */
     subtopics: string[];
     topicCount: number;
     type: CourseType;
@@ -171,7 +172,7 @@ export async function startCourse(user: User, outlineId: string): Promise<Result
   if (outline.courseId) return ok(outline.courseId);
   if (!outline.result) return fail('The outline is not ready yet', 409);
   if (outline.rewriteInstruction !== null) return fail(OUTLINE_REWRITING_MESSAGE, 409);
-  const lessonCount = outline.result.reduce((sum, topic) => sum + topic.subtopics.length, 0);
+  const lessonCount = outline.result.reduce((sum, topic) => sum + topic.lessons.length, 0);
   // The outline as it stands: the member may have added or removed topics (ADR 0032).
   const refused = planRefusal(user.plan, {
     topicCount: outline.result.length,
@@ -183,7 +184,7 @@ export async function startCourse(user: User, outlineId: string): Promise<Result
 
   const topics: NewTopic[] = outline.result.map((topic) => ({
     title: topic.title,
-    lessons: topic.subtopics.map((subtopic) => ({ title: subtopic.title })),
+    lessons: topic.lessons.map((lesson) => ({ title: lesson.title })),
   }));
   const { course, lessons } = await createCourseWithLessons({
     userId: user.id,

@@ -7,7 +7,7 @@ import { courseContents, courseRecord } from './course-content.server';
  * The API's default is its most, so a client reading one page gets every course of a normal
  * member (ADR 0035).
  */
-export const MAX_COURSE_PAGE = 100;
+const MAX_COURSE_PAGE = 100;
 export const DEFAULT_COURSE_PAGE = MAX_COURSE_PAGE;
 /** What /home shows at a time. */
 export const HOME_COURSE_PAGE = 24;
@@ -26,7 +26,7 @@ export interface CoursePage {
  * starts right after it however many courses were created meanwhile, and nothing is skipped or
  * repeated. Opaque to clients: base64url, not a promise about its contents.
  */
-export function encodeCursor(key: CourseKey): string {
+function encodeCursor(key: CourseKey): string {
   return Buffer.from(`${key.createdAtMs}.${key.id}`).toString('base64url');
 }
 
@@ -66,7 +66,7 @@ export async function coursePage(
 }
 
 /** The first `keep` of `rows`, with the cursor after the last kept when more follow. */
-export function cutPage(rows: CourseCard[], keep: number, moreFollow: boolean): CoursePage {
+function cutPage(rows: CourseCard[], keep: number, moreFollow: boolean): CoursePage {
   const courses = rows.slice(0, keep);
   const last = courses[courses.length - 1];
   return {
@@ -83,7 +83,7 @@ export function cutPage(rows: CourseCard[], keep: number, moreFollow: boolean): 
  * past the first course, about CONTENT_PAGE_CHARS of content, so a member with many long
  * courses gets several answers of bounded size instead of one the server must hold whole.
  */
-export const CONTENT_PAGE_CHARS = 8_000_000;
+const CONTENT_PAGE_CHARS = 8_000_000;
 
 export async function courseRecordPage(
   userId: string,

@@ -29,7 +29,7 @@ import { newSecretToken } from '~/utils/ids.server';
  * about whose it is: no email, no ids, no progress, no notes, no quiz questions or answers.
  */
 
-export const NOT_FINISHED_MESSAGE =
+const NOT_FINISHED_MESSAGE =
   'A course can be shared once every lesson is written. Please try again when it is finished.';
 
 /** What the owner's course view shows of sharing. */
@@ -72,7 +72,7 @@ export async function revokeCourseShare(user: User, courseId: string): Promise<R
   return ok();
 }
 
-export interface SharedLesson {
+interface SharedLesson {
   title: string;
   /** Sanitized HTML, as stored by the lesson's writer. */
   theory: string;

@@ -47,7 +47,7 @@ import { grade, previewDays, type Schedule } from './flashcard-scheduling.server
  */
 
 /** Gives every owed deck a job. Never throws: the sweep catches up when Redis is away. */
-export async function keepDecksWriting(owed: DeckOwed[]) {
+async function keepDecksWriting(owed: DeckOwed[]) {
   if (owed.length === 0) return;
   try {
     await ensureFlashcardJobs(owed);
@@ -82,7 +82,7 @@ export async function dueCountsOf(
   return dueCounts(user.id, dayBounds(clock.now, clock.timeZone));
 }
 
-export interface ReviewCard {
+interface ReviewCard {
   id: number;
   question: string;
   answer: string;

@@ -19,7 +19,7 @@ import {
  * the browser's EventSource opens a new one, starting from the draft again.
  */
 export const MAX_STREAMS_PER_MEMBER = 4;
-export const STREAM_LIFETIME_MS = 5 * 60_000;
+const STREAM_LIFETIME_MS = 5 * 60_000;
 export const TOO_MANY_STREAMS_MESSAGE =
   'Too many lessons are open at once. Close a tab and try again.';
 

@@ -6,7 +6,6 @@ import {
   OUTLINE_USED_MESSAGE,
   outlineEditRefusal,
   sameOutline,
-  type EditableOutline,
 } from '~/domain/outline-edit';
 import { AI_ALLOWANCE_MESSAGE, PAID_ONLY_MESSAGE } from '~/domain/plans';
 import { fail, ok, type Failure, type Result } from '~/domain/result';
@@ -18,6 +17,7 @@ import {
   stopOutlineRewrite,
   type Outline,
   type OutlineStatus,
+  type OutlineTopics,
 } from '~/models/outlines.server';
 import type { User } from '~/models/users.server';
 import { aiAllowance, giveBackAiAllowance } from '~/services/ai-allowance.server';
@@ -30,16 +30,6 @@ import { cleanText } from '~/utils/validation.server';
  * them, and "Rewrite the outline" with a one-line instruction. The /topics page and
  * `POST /api/outline/:id` both come here, so the plan's limits hold whichever is used.
  */
-
-/** The outline a page or an API client sends: its shape only; the rule is outlineEditRefusal. */
-export const editedOutlineSchema = z
-  .array(
-    z.object({
-      title: z.string(),
-      subtopics: z.array(z.object({ title: z.string() })).max(50),
-    }),
-  )
-  .max(50);
 
 export const rewriteInstruction = z
   .string({ error: 'Please say how to rewrite the outline' })
@@ -66,7 +56,7 @@ function changeRefusal(outline: Outline): Failure | null {
 export async function saveOutlineOf(
   user: User,
   outlineId: string,
-  edited: EditableOutline,
+  edited: OutlineTopics,
 ): Promise<Result<OutlineStatus>> {
   const outline = await getOutlineForUser(outlineId, user.id);
   if (!outline) return fail('Not Found', 404);

@@ -46,7 +46,7 @@ export async function keepQuizzesGenerating(courseId: string, quizzes?: Quiz[]) 
   }
 }
 
-export interface ScoreView {
+interface ScoreView {
   score: number;
   total: number;
 }
@@ -174,7 +174,7 @@ export async function quizResults(
  * The chosen option of each question, from a form (`q0`, `q1`, …) or JSON (`answers: [..]`),
  * or the message saying what is wrong.
  */
-export function readAnswers(
+function readAnswers(
   body: Record<string, unknown>,
   questions: { options: string[] }[],
 ): Result<number[]> {

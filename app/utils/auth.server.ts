@@ -11,7 +11,7 @@ import { database, preparedQuery, tables } from './database.server';
 import { env } from './env.server';
 import { hashToken, newSecretToken } from './ids.server';
 
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 type SessionCookie = ReturnType<typeof createCookie>;
 let cookieCache: { secret: string; secure: boolean; cookie: SessionCookie } | undefined;
@@ -36,9 +36,38 @@ function sessionCookie(): SessionCookie {
   return cookieCache.cookie;
 }
 
+/**
+ * Cookie headers already read, with the session token each carried. Checking the signature (an
+ * HMAC, then cookie-signature's two more hashes to compare) and decoding the value cost a
+ * signed-in request about as much as its session's database read (ADR 0030, amended), and a
+ * client sends the same header request after request. Keyed by the whole header, per cookie
+ * (so per secret), the answer is the one `parse` gave it; only headers that carried a valid
+ * session are kept, at most VERIFIED_COOKIES of them (all forgotten at once when full), none
+ * longer than VERIFIED_HEADER_CHARS. The session's expiry and sign-out stay with the database
+ * read, which every request still makes.
+ */
+const VERIFIED_COOKIES = 1_000;
+const VERIFIED_HEADER_CHARS = 4_096;
+const verifiedCookies = new WeakMap<SessionCookie, Map<string, string>>();
+
 async function readSessionToken(request: RequestLike): Promise<string | null> {
-  const value: unknown = await sessionCookie().parse(request.headers.get('Cookie'));
-  return typeof value === 'string' && value.length > 0 ? value : null;
+  const header = request.headers.get('Cookie');
+  if (!header) return null;
+  const cookie = sessionCookie();
+  let verified = verifiedCookies.get(cookie);
+  if (!verified) {
+    verified = new Map();
+    verifiedCookies.set(cookie, verified);
+  }
+  const known = verified.get(header);
+  if (known !== undefined) return known;
+  const value: unknown = await cookie.parse(header);
+  if (typeof value !== 'string' || value.length === 0) return null;
+  if (header.length <= VERIFIED_HEADER_CHARS) {
+    if (verified.size >= VERIFIED_COOKIES) verified.clear();
+    verified.set(header, value);
+  }
+  return value;
 }
 
 /** Starts a server-side session; returns the Set-Cookie header that carries its token. */
@@ -136,7 +165,7 @@ export async function requireAdmin(request: Request): Promise<User> {
   return user;
 }
 
-export const SIGN_IN_MESSAGE = 'Please sign in';
+const SIGN_IN_MESSAGE = 'Please sign in';
 export const INVALID_TOKEN_MESSAGE =
   'The API token is not valid (revoked, or ended by a password change)';
 

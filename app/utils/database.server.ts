@@ -311,7 +311,7 @@ export function databaseErrorCode(error: unknown): string | undefined {
 }
 
 /** PostgreSQL refused a transaction to keep the serializable guarantee, or broke a deadlock. */
-export function isSerializationConflict(error: unknown): boolean {
+function isSerializationConflict(error: unknown): boolean {
   const code = databaseErrorCode(error);
   return code === '40001' || code === '40P01';
 }

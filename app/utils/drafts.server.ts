@@ -14,7 +14,7 @@ import { producerRedis, subscribeWhenReady, subscriberRedis, waitForRedis } from
 export type DraftKey = `lesson:${number}`;
 
 /** A draft no writer touched for this long is gone (a killed worker's leftovers). */
-export const DRAFT_TTL_SECONDS = 600;
+const DRAFT_TTL_SECONDS = 600;
 
 type DraftMessage =
   | { k: DraftKey; g: string; at: number; t: string }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { envSchema, EnvError, parseEnv } from './env.server';
+import { envSchema, EnvError, parseEnv, readDataFiles } from './env.server';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-env-'));
 const base = { DATA_DIR: dataDir };
@@ -54,6 +54,20 @@ describe('parseEnv', () => {
     }
   });
 
+  it('writes nothing to the data folder until the install id or session secret is read', () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'env-lazy-'));
+    const config = parseEnv({ DATA_DIR: path.join(folder, 'data') });
+    expect(config.PORT).toBe(3000);
+    expect(fs.readdirSync(folder)).toEqual([]);
+    expect(config.INSTALL_ID).toMatch(/^[0-9a-f]{8}$/);
+    expect(fs.readdirSync(path.join(folder, 'data'))).toEqual(['install-id']);
+    readDataFiles(config);
+    expect(fs.readdirSync(path.join(folder, 'data')).sort()).toEqual([
+      'install-id',
+      'session-secret',
+    ]);
+  });
+
   it('keeps one generated session secret in the data folder', () => {
     const first = parseEnv(base).SESSION_SECRET;
     expect(first).toHaveLength(64);
@@ -65,8 +79,9 @@ describe('parseEnv', () => {
     const blocker = path.join(dataDir, 'not-a-folder');
     fs.writeFileSync(blocker, '');
     const unwritable = path.join(blocker, 'data');
-    expect(() => parseEnv({ DATA_DIR: unwritable })).toThrow(EnvError);
-    expect(() => parseEnv({ DATA_DIR: unwritable })).toThrow(
+    const config = parseEnv({ DATA_DIR: unwritable });
+    expect(() => readDataFiles(config)).toThrow(EnvError);
+    expect(() => config.SESSION_SECRET).toThrow(
       /DATA_DIR \(.*not-a-folder\/data\) cannot be written by uid .* chown -R .* -v coursegen-data:\/data/,
     );
   });

@@ -221,7 +221,7 @@ export const envSchema = z.object({
   MOCK_WEBHOOK_FAIL: flag,
 });
 
-export type RawEnv = z.infer<typeof envSchema>;
+type RawEnv = z.infer<typeof envSchema>;
 
 export interface Env extends RawEnv {
   DATA_DIR: string;
@@ -257,7 +257,7 @@ export class EnvError extends Error {
 }
 
 /** One line per bad variable, naming it, so a self-hoster sees at once what to fix. */
-export function describeEnvIssues(error: z.ZodError): string {
+function describeEnvIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => `Invalid environment variable ${issue.path.join('.')}: ${issue.message}`)
     .join('\n');
@@ -318,19 +318,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
         'that every node signs cookies with the same secret. Set it to 32 or more random ' +
         'characters (e.g. the output of: openssl rand -hex 32).',
     );
-  // With PostgreSQL the install id lives in the database, read (asynchronously) by the start
-  // before anything needs it; with SQLite, in DATA_DIR as always.
-  const installId = raw.DATABASE_URL
-    ? installIdFromTheStart(source)
-    : readOrCreateDataFile(dataDir, 'install-id', () => randomBytes(4).toString('hex'));
   const environment = {
     ...raw,
     DATA_DIR: dataDir,
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
     appUrlConfigured: raw.APP_URL !== undefined,
-    SESSION_SECRET:
-      raw.SESSION_SECRET ??
-      readOrCreateDataFile(dataDir, 'session-secret', () => randomBytes(32).toString('hex')),
     demo,
     mocked: {
       anthropic: mock(Boolean(raw.ANTHROPIC_API_KEY)),
@@ -341,17 +333,43 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       razorpay: mock(Boolean(raw.RAZORPAY_KEY_ID && raw.RAZORPAY_KEY_SECRET)),
     },
   };
-  if (installId !== undefined)
-    return {
-      ...environment,
-      INSTALL_ID: installId,
-      REDIS_PREFIX: raw.REDIS_PREFIX ?? `coursegen-${installId}`,
-    };
-  // Not known yet (PostgreSQL, before the start read it): whatever needs it says so.
+  // The install id and the session secret are read, or made, at their first use, not here:
+  // parsing the environment (importing the server build, a test reading a setting) writes
+  // nothing to DATA_DIR (ADR 0053). The start reads both first (`readDataFiles`).
+  // With PostgreSQL the install id lives in the database, read (asynchronously) by the start
+  // before anything needs it; not known yet, whatever needs it says so. With SQLite, in DATA_DIR.
+  const installId = once(() =>
+    raw.DATABASE_URL
+      ? (installIdFromTheStart(source) ?? missingInstallId())
+      : readOrCreateDataFile(dataDir, 'install-id', () => randomBytes(4).toString('hex')),
+  );
+  const sessionSecret = once(
+    () =>
+      raw.SESSION_SECRET ??
+      readOrCreateDataFile(dataDir, 'session-secret', () => randomBytes(32).toString('hex')),
+  );
   return Object.defineProperties(environment, {
-    INSTALL_ID: { enumerable: true, get: missingInstallId },
-    REDIS_PREFIX: { enumerable: true, get: () => raw.REDIS_PREFIX ?? missingInstallId() },
+    INSTALL_ID: { enumerable: true, get: installId },
+    REDIS_PREFIX: { enumerable: true, get: () => raw.REDIS_PREFIX ?? `coursegen-${installId()}` },
+    SESSION_SECRET: { enumerable: true, get: sessionSecret },
   }) as Env;
+}
+
+/** A value computed at its first read and kept; a read that throws is tried again next time. */
+function once(make: () => string): () => string {
+  let value: string | undefined;
+  return () => (value ??= make());
+}
+
+/**
+ * Reads, making them if this is the first start, the values a SQLite install keeps in DATA_DIR
+ * (its id and session secret). The start calls it first, so that a folder it cannot write is
+ * said at once, plainly (an EnvError), rather than by the first request.
+ */
+export function readDataFiles(config: Env): void {
+  if (config.DATABASE_URL) return;
+  for (const value of [config.INSTALL_ID, config.SESSION_SECRET])
+    if (!value) throw new EnvError('DATA_DIR holds an empty install-id or session-secret file.');
 }
 
 /**
@@ -389,7 +407,9 @@ export function reloadEnv() {
 }
 
 /** For tests that change process.env between cases. */
-export const resetEnvForTests = reloadEnv;
+export function resetEnvForTests() {
+  reloadEnv();
+}
 
 /** The values the browser may see, sent through the root loader. */
 export function publicEnv() {

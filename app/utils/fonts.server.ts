@@ -43,7 +43,7 @@ export const BUNDLED_FONTS: readonly BundledFont[] = [
  * The families to name after a text's own font, so a glyph it lacks comes from the font of
  * its script (a renderer that falls back by itself still prefers these, in this order).
  */
-export const SCRIPT_FALLBACK_FAMILIES: readonly string[] = [
+const SCRIPT_FALLBACK_FAMILIES: readonly string[] = [
   ...new Set(BUNDLED_FONTS.filter((font) => font.script !== 'latin').map((font) => font.family)),
 ];
 

@@ -8,7 +8,7 @@ export interface RequestLike {
 }
 
 /** A JSON answer before it is a Response (status 200 unless said). */
-export interface JsonAnswer {
+interface JsonAnswer {
   body: unknown;
   status?: number;
   headers?: Record<string, string>;

@@ -7,7 +7,7 @@ import { nextChange, type ChangeKey } from './changes.server';
  * again only then (and every few seconds, in case a notification was lost), never in a busy loop.
  * A member holds at most MAX_WAITS_PER_MEMBER waits; beyond that a request answers at once.
  */
-export const MAX_WAIT_MS = 20_000;
+const MAX_WAIT_MS = 20_000;
 export const SAFETY_CHECK_MS = 3_000;
 export const MAX_WAITS_PER_MEMBER = 4;
 

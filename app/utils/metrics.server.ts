@@ -257,7 +257,7 @@ new Gauge({
 export const METRICS_CONTENT_TYPE = registry.contentType;
 
 /** This process's metrics as JSON, which prom-client sums across processes. */
-export function processMetrics(): Promise<MetricObjectWithValues<MetricValue<string>>[]> {
+function processMetrics(): Promise<MetricObjectWithValues<MetricValue<string>>[]> {
   return registry.getMetricsAsJSON();
 }
 

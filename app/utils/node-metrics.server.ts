@@ -15,9 +15,9 @@ export const METRICS_COLLECT = 'coursegen:metrics:collect';
 /** ...which answers them (app/utils/metrics.server.ts). */
 export const METRICS_COLLECTED = 'coursegen:metrics:collected';
 /** A web process asks the start for the node's... */
-export const NODE_METRICS_ASK = 'coursegen:metrics:node';
+const NODE_METRICS_ASK = 'coursegen:metrics:node';
 /** ...which answers them as Prometheus text. */
-export const NODE_METRICS_ANSWER = 'coursegen:metrics:node-answer';
+const NODE_METRICS_ANSWER = 'coursegen:metrics:node-answer';
 
 /** A process that does not answer in this time is left out of the scrape. */
 const COLLECT_TIMEOUT_MS = 3_000;

@@ -1,6 +1,6 @@
 import type { PageRequest } from '~/models/admin.server';
 
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 25;
 
 /** Paging, search and sort from a URL's query (`page`, `pageSize`, `q`, `sort`, `dir`), capped. */

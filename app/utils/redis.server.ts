@@ -3,9 +3,9 @@ import { env } from './env.server';
 import { createOutageWatch, type OutageWatch } from './redis-outage.server';
 import { singleton } from './singleton.server';
 
-export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
-export function redisUrl(): string {
+function redisUrl(): string {
   return env().REDIS_URL ?? DEFAULT_REDIS_URL;
 }
 

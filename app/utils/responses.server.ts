@@ -5,10 +5,10 @@ import { log } from './logger.server';
 import type { Failure } from '~/domain/result';
 
 /** The product's message whenever the server fails. */
-export const INTERNAL_ERROR = 'Internal Server Error';
+const INTERNAL_ERROR = 'Internal Server Error';
 
 /** The database stayed locked past its busy timeout: try again, nothing is wrong. */
-export const BUSY_MESSAGE = 'The server is busy. Please try again in a moment.';
+const BUSY_MESSAGE = 'The server is busy. Please try again in a moment.';
 export const BUSY_HEADERS = { 'Retry-After': '1' };
 
 /** What a page action answers when it stays on the page: the product's success flag and message. */

@@ -9,7 +9,7 @@ import { startThread } from './threads.server';
  * course about a second. Texts that size go to a small pool of worker threads so the request
  * thread keeps serving other members meanwhile; short texts are cheaper to do in place.
  */
-export const IN_PLACE_LIMIT = 16 * 1024;
+const IN_PLACE_LIMIT = 16 * 1024;
 const POOL_SIZE = Math.max(1, Math.min(2, os.availableParallelism() - 1));
 /** After this many threads die or fail to start, sanitize in place and say so once. */
 const GIVE_UP_AFTER_FAILURES = 3;

@@ -3,7 +3,7 @@
  * zone in a cookie (`TimeZoneCookie` sets it); until it has, days are UTC days. Browser-safe.
  */
 export const TIME_ZONE_COOKIE = 'tz';
-export const DEFAULT_TIME_ZONE = 'UTC';
+const DEFAULT_TIME_ZONE = 'UTC';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -11,7 +11,7 @@ export function badRequest(message: string, extra: Record<string, unknown> = {})
 }
 
 /** The first issue's message: schemas put the product's wording on each rule. */
-export function firstMessage(error: z.ZodError): string {
+function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? REQUIRED_FIELDS_MESSAGE;
 }
 

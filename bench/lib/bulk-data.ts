@@ -15,7 +15,7 @@ export interface UserRow {
   createdAt: number;
 }
 
-export interface CourseRow {
+interface CourseRow {
   id: string;
   userId: string;
   mainTopic: string;
@@ -23,14 +23,14 @@ export interface CourseRow {
   createdAt: number;
 }
 
-export interface TopicRow {
+interface TopicRow {
   id: number;
   courseId: string;
   position: number;
   title: string;
 }
 
-export interface LessonRow {
+interface LessonRow {
   id: number;
   courseId: string;
   topicId: number;

@@ -20,7 +20,7 @@ const CLOCK_TICKS_PER_SECOND = (() => {
 })();
 
 /** User + system CPU time of a process so far, in µs (Linux), or undefined elsewhere. */
-export function cpuTimeUs(pid: number | undefined): number | undefined {
+function cpuTimeUs(pid: number | undefined): number | undefined {
   if (pid === undefined || !fs.existsSync(`/proc/${pid}/stat`)) return undefined;
   // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');

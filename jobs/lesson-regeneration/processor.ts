@@ -30,7 +30,7 @@ export async function processLessonRegeneration(job: Job) {
   try {
     const text = await rewriteLesson({
       mainTopic: context.course.mainTopic,
-      subtopic: context.lesson.title,
+      lessonTitle: context.lesson.title,
       language: context.course.language,
       instruction: running.regeneration.instruction,
       // Written from the same passages of the member's material as the first version.

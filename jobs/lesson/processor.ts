@@ -84,7 +84,7 @@ async function produceLesson(
   });
   const request = {
     mainTopic: context.course.mainTopic,
-    subtopic: context.lesson.title,
+    lessonTitle: context.lesson.title,
     language: context.course.language,
     passages,
   };

@@ -6,7 +6,7 @@ import { aptInstall, commandExists, freePort } from './system';
 
 const DEFAULT_URL = 'redis://127.0.0.1:6379';
 
-export async function redisAnswers(url: string, timeoutMs = 1500): Promise<boolean> {
+async function redisAnswers(url: string, timeoutMs = 1500): Promise<boolean> {
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,

@@ -11,7 +11,7 @@ export interface StoryAccount {
   password: string;
 }
 
-export interface StoryMember extends StoryAccount {
+interface StoryMember extends StoryAccount {
   plan: 'free' | 'monthly' | 'yearly';
   /** The member's courses, in the order they were made. */
   courseIds: string[];

@@ -117,6 +117,8 @@ describe('lesson notes and regenerate in a browser', () => {
     const before = await theory.innerText();
 
     const regenerate = page.getByTestId('regenerate');
+    // The quick instructions act through JavaScript: a click before hydration does nothing.
+    await hydrated(page);
     await regenerate.getByRole('button', { name: 'Simpler' }).click();
     await regenerate.getByTestId('regenerate-running').waitFor();
     // The new text replaces the old once it is ready, without a reload.

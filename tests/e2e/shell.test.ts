@@ -62,6 +62,8 @@ describe('the product shell in a browser', () => {
       database: 'ok',
       redis: 'ok',
       pid: expect.any(Number),
+      // The release that answers, as package.json names it.
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       // Nothing has had to be restarted; no write waits.
       restarts: {},
       writes: { running: 0, waiting: 0, refused: 0 },

@@ -13,7 +13,6 @@ import {
   uniqueEmail,
   uniqueIp,
 } from '../support/account-routes';
-import bcrypt from 'bcryptjs';
 import { createUser, getUserByEmail } from '~/models/users.server';
 import { loader as outboxLoader } from '~/routes/admin/admin.outbox';
 import { loader as outboxEmailLoader } from '~/routes/admin/admin.outbox_.$id';
@@ -89,7 +88,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-// Each sign-in runs bcrypt (cost 12) on purpose; give the loops room on a busy machine.
+// Each sign-in runs argon2id on purpose; give the loops room on a busy machine.
 const SLOW = 240_000;
 
 describe('sign up', () => {
@@ -960,21 +959,39 @@ describe('rate limits', () => {
 });
 
 describe('password hashes', () => {
-  it('stores argon2id, and moves an older bcrypt account to it at its next sign-in', async () => {
+  it('stores argon2id, and mails an older bcrypt account a reset link instead of signing it in', async () => {
     const { email } = await signUp();
     expect((await getUserByEmail(email))!.passwordHash).toMatch(/^\$argon2id\$/);
 
     const old = uniqueEmail('bcrypt');
     await createUser({ email: old, name: 'Old Timer', password: PASSWORD });
     const { users } = tables;
-    await database()
-      .update(users)
-      .set({ passwordHash: bcrypt.hashSync(PASSWORD, 4) })
-      .where(eq(users.email, old));
-    expect((await signIn(old, PASSWORD)).status).toBe(200);
+    // PASSWORD hashed by bcrypt (cost 4), as accounts made before argon2id (ADR 0006) keep it.
+    const bcryptHash = '$2b$04$g1.h.dPYtOpDkRZkrhRTBe4eVH4yJspZpYJvmJ.3K0uI6aAHxNjnG';
+    await database().update(users).set({ passwordHash: bcryptHash }).where(eq(users.email, old));
+    const resetNeeded = {
+      status: 401,
+      body: {
+        success: false,
+        message:
+          'The password of this account must be set again: we have emailed you a link to choose a new one',
+      },
+    };
+    // The right password and a wrong one alike: bcrypt is no longer there to tell them apart.
+    expect(await json(await signIn(old, PASSWORD))).toEqual(resetNeeded);
+    expect(await json(await signIn(old, 'wrong-password-1'))).toEqual(resetNeeded);
+    const resetMails = async () =>
+      (await emailsTo(old)).filter((mail) => mail.html?.includes('/reset-password/'));
+    await vi.waitFor(async () => expect(await resetMails()).toHaveLength(1), { timeout: 10_000 });
+    const token = resetTokenFrom((await resetMails())[0]!.html!);
+
+    const reset = await json(
+      await post(apiReset, '/api/reset-password', { password: 'a-new-password-1', token }),
+    );
+    expect(reset.status).toBe(200);
     expect((await getUserByEmail(old))!.passwordHash).toMatch(/^\$argon2id\$/);
-    expect((await signIn(old, PASSWORD)).status).toBe(200);
-    expect((await signIn(old, 'wrong-password-1')).status).toBe(401);
+    expect((await signIn(old, 'a-new-password-1')).status).toBe(200);
+    expect((await signIn(old, PASSWORD)).status).toBe(401);
   });
 
   it('limits sign-ins per address whether they succeed or not', async () => {

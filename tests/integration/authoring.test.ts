@@ -467,6 +467,6 @@ describe('POST /api/outline/:id', () => {
     // An allowance of 8: the outline took one, each rewrite one.
     expect(rewrites).toBe(7);
     const topics = (await outlineRow(outlineId))!.result!;
-    expect(topics[0]!.subtopics.at(-1)!.title).toBe(`${topics[0]!.title}: ${instruction}`);
+    expect(topics[0]!.lessons.at(-1)!.title).toBe(`${topics[0]!.title}: ${instruction}`);
   });
 });

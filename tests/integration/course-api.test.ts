@@ -631,7 +631,7 @@ describe('the AI and media /api routes', () => {
       });
       const topics = Array.from({ length: 5 }, (_, t) => ({
         title: `Topic ${t + 1}`,
-        subtopics: Array.from({ length: t < doubled ? 2 : 1 }, (_, l) => ({
+        lessons: Array.from({ length: t < doubled ? 2 : 1 }, (_, l) => ({
           title: `Lesson ${t}.${l}`,
         })),
       }));

@@ -250,7 +250,7 @@ describe.each(['sqlite', 'postgres'] as const)('the data layer on %s', (dialect)
     const db = layer.database();
     const owner = member();
     await db.insert(users).values(owner);
-    const result = [{ title: 'Ünïcode "quotes"', subtopics: [{ title: 'a' }, { title: 'b' }] }];
+    const result = [{ title: 'Ünïcode "quotes"', lessons: [{ title: 'a' }, { title: 'b' }] }];
     await db.insert(outlines).values({
       id: 'o-json',
       userId: owner.id,

@@ -35,9 +35,11 @@ const { version: today } = JSON.parse(fs.readFileSync('package.json', 'utf8')) a
 
 /**
  * `table.column`s a migration is meant to rewrite or drop, each with its migration and reason:
- * their values are not compared. Empty: no migration so far changes a stored value.
+ * their values are not compared here, but by a test of that migration's own below.
  */
-const REWRITTEN_BY_MIGRATIONS: Record<string, string> = {};
+const REWRITTEN_BY_MIGRATIONS: Record<string, string> = {
+  'outlines.result': "outline_lessons (ADR 0052): each topic's `subtopics` renamed `lessons`",
+};
 
 /** Tables the story of every fixture fills (the issue's members, courses, lessons, ...). */
 const FILLED = [
@@ -119,6 +121,25 @@ describe.each(fixtures.map((fixture) => [fixture.manifest.version, fixture] as c
         dialect === 'postgres' ? 'drizzle.__drizzle_migrations' : '__drizzle_migrations',
       );
       expect(applied?.rows).toHaveLength(journal.entries.length);
+    });
+
+    it('renames the lessons of stored outlines, and changes nothing else of them', () => {
+      type Topic = { subtopics?: unknown } & Record<string, unknown>;
+      // SQLite answers JSON columns as text, PostgreSQL as values.
+      const value = (stored: unknown) =>
+        (typeof stored === 'string' ? JSON.parse(stored) : stored) as Topic[] | null;
+      // A fixture made after the rename holds lessons already: those stay as they are.
+      const renamed = (topics: Topic[] | null) =>
+        topics?.map(({ subtopics, ...topic }) =>
+          subtopics === undefined ? topic : { ...topic, lessons: subtopics },
+        ) ?? null;
+      const now = new Map(after.get('outlines')!.rows.map((row) => [row.id, row]));
+      const old = before.get('outlines')!.rows;
+      expect(old.some((row) => row.result !== null)).toBe(true);
+      for (const row of old)
+        expect(value(now.get(row.id)!.result), `outline ${String(row.id)}`).toEqual(
+          renamed(value(row.result)),
+        );
     });
 
     describe("today's app on the upgraded database", () => {

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
  * does, through the real pages. Other features' tests can start from here.
  */
 
-export const TEST_PASSWORD = 'test-password-123';
+const TEST_PASSWORD = 'test-password-123';
 
 /** A fresh, unique address for one test. */
 export function uniqueEmail(label = 'member'): string {

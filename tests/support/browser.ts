@@ -3,7 +3,7 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { afterAll, beforeAll, inject } from 'vitest';
 import { closeAppDatabases } from './members';
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
   const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
   if (!found)

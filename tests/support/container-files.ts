@@ -50,7 +50,7 @@ export function imageEnvironment(): Record<string, string> {
 const SECONDS = /^(\d+)s$/;
 
 /** The image's HEALTHCHECK: the shell command Docker runs in the container, and its timeout. */
-export function imageHealthCheck(): { command: string; timeoutMs: number } {
+function imageHealthCheck(): { command: string; timeoutMs: number } {
   const line = runtimeInstructions().find((instruction) => instruction.startsWith('HEALTHCHECK '));
   if (!line) throw new Error('The Dockerfile has no HEALTHCHECK');
   const [, flags, command] = /^HEALTHCHECK (.*?)CMD (.*)$/.exec(line)!;

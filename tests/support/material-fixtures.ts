@@ -16,7 +16,7 @@ export interface FixtureSection {
   pages?: number;
 }
 
-export function drawPdf(
+function drawPdf(
   options: PDFKit.PDFDocumentOptions,
   draw: (doc: PDFKit.PDFDocument) => void,
 ): Promise<Buffer> {
@@ -123,7 +123,7 @@ export function encryptedDocx(): Buffer {
 }
 
 /** A repeatable stream of numbers in [0, 1) (mulberry32), so fixtures are the same every run. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -138,7 +138,7 @@ export function seededRandom(seed: number): () => number {
  * A photograph as a PNG: a sky-to-ground gradient with a camera's grain, which, like a real
  * photo's detail, does not compress: about width × height × 3 bytes.
  */
-export function photoPng(width: number, height: number, seed: number): Buffer {
+function photoPng(width: number, height: number, seed: number): Buffer {
   const random = seededRandom(seed);
   const stride = 1 + width * 3;
   const pixels = Buffer.alloc(stride * height);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createCookie } from '@remix-run/node';
-import bcrypt from 'bcryptjs';
+import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Plan } from '../../db/schema';
@@ -12,7 +12,7 @@ import { hashToken, newId, newSecretToken } from '~/utils/ids.server';
 import { signUpInBrowser } from './accounts';
 import { appDataLayer, THIS_PROCESS, type DatabaseTarget } from './app-database';
 
-export { closeAppDatabases, THIS_PROCESS, type AppDatabase } from './app-database';
+export { closeAppDatabases, type AppDatabase } from './app-database';
 
 /**
  * Members for browser and HTTP tests. `signUp` goes through the real sign-up page;
@@ -38,6 +38,15 @@ export function appDatabase(target: DatabaseTarget): Database {
   return appDataLayer(target).database();
 }
 
+const MEMBER_PASSWORD = 'correct-horse-battery';
+let memberPasswordHash: Promise<string> | undefined;
+/**
+ * argon2id at a low cost, computed once: tests stay fast and verification works the same (the
+ * cost is read from the hash).
+ */
+const passwordHashOfMembers = () =>
+  (memberPasswordHash ??= hash(MEMBER_PASSWORD, { memoryCost: 1024, timeCost: 1 }));
+
 export async function createMember(
   target: DatabaseTarget,
   { plan = 'free', name = 'Test Member' }: { plan?: Plan; name?: string } = {},
@@ -46,7 +55,7 @@ export async function createMember(
     id: newId(),
     email: `member-${randomBytes(5).toString('hex')}@example.com`,
     name,
-    password: 'correct-horse-battery',
+    password: MEMBER_PASSWORD,
     plan,
   };
   const { tables, root } = appDataLayer(target);
@@ -54,8 +63,7 @@ export async function createMember(
     id: member.id,
     email: member.email,
     name: member.name,
-    // A low cost keeps tests fast; verification works the same.
-    passwordHash: bcrypt.hashSync(member.password, 4),
+    passwordHash: await passwordHashOfMembers(),
     plan,
   });
   return member;
@@ -119,14 +127,4 @@ export async function signUp(
   if (!row) throw new Error(`sign-up did not store ${account.email}`);
   if (plan !== 'free') await root.update(users).set({ plan }).where(eq(users.id, row.id));
   return { id: row.id, email: account.email, name: account.name, password: account.password, plan };
-}
-
-export async function findUserIdByEmail(target: DatabaseTarget, email: string): Promise<string> {
-  const { tables, root } = appDataLayer(target);
-  const { users } = tables;
-  const row = await first(
-    root.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).limit(1),
-  );
-  if (!row) throw new Error(`No user ${email}`);
-  return row.id;
 }

@@ -12,9 +12,9 @@ export const VIEWPORTS = [
  * WCAG 2.1 levels A and AA, the bar the conventions set; axe's best-practice and AAA rules are
  * advice, not this bar.
  */
-export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** The impacts that fail a page (axe's "minor" and "moderate" are reported by axe, not here). */
-export const FAILING_IMPACTS = ['serious', 'critical'];
+const FAILING_IMPACTS = ['serious', 'critical'];
 
 const axeSource = fs.readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),

@@ -39,7 +39,7 @@ function flatten(entries: RouteConfigEntry[], parent: string): AppRoute[] {
  * Every route of app/routes.ts, read the way the Remix build reads it (the route config with its
  * flat-route folders resolved against app/), so a new route file is here by its file alone.
  */
-export async function appRoutes(): Promise<AppRoute[]> {
+async function appRoutes(): Promise<AppRoute[]> {
   // What the Remix Vite plugin sets before it evaluates routes.ts (flatRoutes resolves against it).
   (globalThis as { __remixAppDirectory?: string }).__remixAppDirectory = APP_DIRECTORY;
   const config = (await import('~/routes')).default as RouteConfigEntry[];

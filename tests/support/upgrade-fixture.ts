@@ -75,7 +75,7 @@ export function restorePostgresFixture(fixture: Fixture, url: string) {
 }
 
 /** One table as read: its primary key's columns (all columns when it has none) and its rows. */
-export interface TableRows {
+interface TableRows {
   key: string[];
   columns: string[];
   rows: Record<string, unknown>[];

@@ -1,31 +1,12 @@
 import { z } from 'zod';
 import { COURSE_TYPES, GENERATION_STATES, MATERIAL_KINDS } from '../../../db/enums';
-import { editedOutlineSchema, rewriteInstruction } from '~/services/outline-authoring.server';
+import { rewriteInstruction } from '~/services/outline-authoring.server';
 import { courseLanguage } from '~/utils/language.server';
 import { REQUIRED_FIELDS_MESSAGE, requiredText } from '~/utils/validation.server';
 import { json, operation, type ApiOperation } from './operation.server';
 import { courseFields, ignored, isoDate, Message, success } from './shapes.server';
 
-/** The spec's course content: an object keyed by the lower-cased main topic. */
-export const CourseContentSchema = z.record(
-  z.string(),
-  z.array(
-    z.object({
-      title: z.string(),
-      subtopics: z.array(
-        z.object({
-          title: z.string(),
-          theory: z.string().describe('Sanitized HTML; empty until written'),
-          youtube: z.string().describe('A YouTube video id (video courses)'),
-          image: z.string().describe('An image URL (theory and image courses)'),
-          done: z.boolean(),
-        }),
-      ),
-    }),
-  ),
-);
-
-export const CourseRecord = z
+const CourseRecord = z
   .object({
     ...courseFields,
     content: z
@@ -34,8 +15,22 @@ export const CourseRecord = z
   })
   .describe("The spec's course record");
 
+/**
+ * The outline an API client (or the /topics page's editor) sends, in the spec's words
+ * (`subtopics` are the lessons; `outlineFromSpec` maps them): its shape only, the rule is
+ * outlineEditRefusal.
+ */
+const editedOutlineSchema = z
+  .array(
+    z.object({
+      title: z.string(),
+      subtopics: z.array(z.object({ title: z.string() })).max(50),
+    }),
+  )
+  .max(50);
+
 /** An outline before its course is made, as /topics shows it (`outlineStatus`, ADR 0032). */
-export const OutlineSchema = z
+const OutlineSchema = z
   .object({
     id: z.string(),
     state: z

@@ -6,7 +6,7 @@ import type { z } from 'zod';
  * `/api/openapi.json`.
  */
 
-export type Audience = 'anyone' | 'member' | 'admin';
+type Audience = 'anyone' | 'member' | 'admin';
 
 export interface HeaderDoc {
   description: string;

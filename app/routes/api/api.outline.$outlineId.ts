@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { getOutlineForUser, outlineStatus } from '~/models/outlines.server';
+import { outlineFromSpec, outlineToSpec } from '~/domain/outline';
+import { getOutlineForUser, outlineStatus, type OutlineStatus } from '~/models/outlines.server';
 import { startCourse } from '~/services/course-generation.server';
 import { rewriteOutlineOf, saveOutlineOf } from '~/services/outline-authoring.server';
 import { requireApiUser } from '~/utils/auth.server';
@@ -13,16 +14,24 @@ import { API, apiJson } from '~/api/contract.server';
  * the edited outline (`topics`: [{ title, subtopics: [{ title }] }], held to the plan's limits),
  * asks for a rewrite with a one-line instruction (one call of the AI allowance), or starts the
  * course from the outline as it stands (`generate: true`, answering `courseId`). Another
- * member's outline: 404.
+ * member's outline: 404. The API calls lessons `subtopics` (the spec's word): mapped here, both ways.
  */
 const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
+
+const inSpecWords = (status: OutlineStatus) => ({
+  ...status,
+  topics: status.topics && outlineToSpec(status.topics),
+});
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return guardApi('outline.loader', async () => {
     const user = await requireApiUser(request);
     const outline = await getOutlineForUser(params.outlineId ?? '', user.id);
     if (!outline) return notFound();
-    return apiJson(API.outline, 200, { success: true, outline: await outlineStatus(outline) });
+    return apiJson(API.outline, 200, {
+      success: true,
+      outline: inSpecWords(await outlineStatus(outline)),
+    });
   });
 }
 
@@ -34,7 +43,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!(await getOutlineForUser(outlineId, user.id))) return notFound();
     const body = await requireValidBody(request, API.editOutline.body);
     if (body.topics) {
-      const saved = await saveOutlineOf(user, outlineId, body.topics);
+      const saved = await saveOutlineOf(user, outlineId, outlineFromSpec(body.topics));
       if (!saved.ok) return failureJson(saved);
     }
     if (body.instruction) {
@@ -50,7 +59,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const outline = await outlineStatus((await getOutlineForUser(outlineId, user.id))!);
     return apiJson(API.editOutline, 200, {
       success: true,
-      outline,
+      outline: inSpecWords(outline),
       ...(courseId ? { courseId } : {}),
     });
   });

@@ -7,6 +7,8 @@ export const MESSAGES = {
   emailTaken: 'An account with this email already exists',
   signedIn: 'SignIn successful',
   badCredentials: 'Invalid email or password',
+  passwordResetNeeded:
+    'The password of this account must be set again: we have emailed you a link to choose a new one',
   signInsPaused:
     'Too many failed sign-ins to this account. Sign in from a browser you have used before, reset your password, or try again in',
   resetSent: 'If an account exists for this email, a password reset link has been sent to it',

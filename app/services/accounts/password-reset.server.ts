@@ -30,7 +30,7 @@ export async function requestPasswordReset(input: ForgotInput, ip: string): Prom
 }
 
 /** The reset link for an account that exists; nothing for an address that has none. */
-async function sendResetLink(account: string) {
+export async function sendResetLink(account: string) {
   const user = await getUserByEmail(account);
   if (!user) return;
   const mailId = await transaction(async () =>

@@ -8,8 +8,8 @@ import { REQUIRED_FIELDS_MESSAGE, requiredText } from '~/utils/validation.server
  * pass the session's user to the use cases, which never trust an id from a request.
  */
 
-export const PASSWORD_LENGTH_MESSAGE = `Password should be at least ${MIN_PASSWORD_LENGTH} characters`;
-export const PASSWORD_MISMATCH_MESSAGE = 'The password and confirm password do not match';
+const PASSWORD_LENGTH_MESSAGE = `Password should be at least ${MIN_PASSWORD_LENGTH} characters`;
+const PASSWORD_MISMATCH_MESSAGE = 'The password and confirm password do not match';
 
 // Older accounts' bcrypt hashes read at most 72 bytes; the limit keeps one rule for all.
 const MAX_PASSWORD_BYTES = 72;

@@ -2,9 +2,8 @@ import { fail, ok } from '~/domain/result';
 import {
   getUserByEmail,
   hashPassword,
-  needsRehash,
+  isLegacyHash,
   normalizeEmail,
-  updatePasswordHash,
   verifyPassword,
   type User,
 } from '~/models/users.server';
@@ -15,6 +14,7 @@ import { clear, hit, refund, type RateLimitResult } from '~/utils/rate-limit.ser
 import { signInsPausedEmail } from '../email-templates.server';
 import { sendDurably } from '../mail.server';
 import { afterTheAnswer, limited, LIMITS } from './limits.server';
+import { sendResetLink } from './password-reset.server';
 import { MESSAGES, type Done } from './messages.server';
 import type { SignInInput } from './schemas.server';
 
@@ -61,13 +61,12 @@ export async function signIn(
     const accountWide = await hit(LIMITS.signInAccount, account);
     if (!accountWide.allowed) return signInsPaused(user, accountWide);
   }
+  if (user && isLegacyHash(user.passwordHash)) return legacyPassword(user);
   const matches = await verifyPassword(
     input.password,
     user?.passwordHash ?? (await unknownUserHash()),
   );
   if (!user || !matches) return fail(MESSAGES.badCredentials, 401);
-  if (needsRehash(user.passwordHash))
-    await updatePasswordHash(user.id, await hashPassword(input.password));
   // The account's failures are forgiven at this address, and this attempt across addresses
   // (the others' stay, or a guesser could reset the count with the owner's next sign-in). The
   // address keeps its count, good sign-ins included, so no client can make the server hash
@@ -77,6 +76,21 @@ export async function signIn(
   const cookie = await createSession(user.id);
   const deviceCookie = await rememberDevice(cookieHeader, user.id);
   return ok({ message: MESSAGES.signedIn, user, cookie, deviceCookie });
+}
+
+/**
+ * An account whose password is still a bcrypt hash (not signed in since argon2id, ADR 0006)
+ * cannot be checked now that bcrypt is gone (ADR 0053): whatever the password, the member is
+ * told to set a new one and mailed a reset link, as "forgot password" would, within its limit
+ * (a link already sent in the last hour stands).
+ */
+async function legacyPassword(user: User) {
+  const account = normalizeEmail(user.email);
+  if ((await hit(LIMITS.forgotAccount, account)).allowed) {
+    log.info('account.legacy_hash_reset', { userId: user.id });
+    afterTheAnswer(() => sendResetLink(account));
+  }
+  return fail(MESSAGES.passwordResetNeeded, 401);
 }
 
 /**

@@ -24,7 +24,7 @@ import { receivePayPalWebhook, receiveRazorpayWebhook } from './webhooks.server'
  *   refused it or threw, e.g. with Redis away) is tried again after 10 s, then twice as long each
  *   time up to an hour apart, for a day. The page that caused it never fails because of it.
  */
-export const FIRST_RETRY_MS = 10_000;
+const FIRST_RETRY_MS = 10_000;
 const MAX_RETRY_MS = 60 * 60_000;
 const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 /** How long the member's page waits for the first attempt before answering anyway. */

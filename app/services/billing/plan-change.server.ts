@@ -12,8 +12,7 @@ import { paypal } from '../vendors/paypal.server';
 import { MESSAGES, paidSubscriptionOf, providerOf } from './providers.server';
 
 /** The other paid plan: monthly <-> yearly. */
-export const otherPlan = (plan: PaidPlanId): PaidPlanId =>
-  plan === 'monthly' ? 'yearly' : 'monthly';
+const otherPlan = (plan: PaidPlanId): PaidPlanId => (plan === 'monthly' ? 'yearly' : 'monthly');
 
 /** Modify: ask the provider to move the subscription to the other paid plan. */
 export async function startPlanChange(

@@ -40,7 +40,7 @@ const formatDate = (date: Date | null) =>
     : '—';
 
 /** The receipt's lines, in the order both the PDF and the email show them. */
-export function receiptLines(receipt: Receipt, subscription: SubscriptionRow) {
+function receiptLines(receipt: Receipt, subscription: SubscriptionRow) {
   const customer: Partial<BillingCustomer> = subscription.customer ?? {};
   const plan = getPlan(receipt.plan);
   const price = formatMoney(receipt.amountCents, receipt.currency);

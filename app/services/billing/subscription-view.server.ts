@@ -1,5 +1,5 @@
 import type { PaymentProvider } from '../../../db/schema';
-import { getPlan, isPaidPlan } from '~/domain/plans';
+import { getPlan } from '~/domain/plans';
 import { ok, type Result } from '~/domain/result';
 import {
   getCurrentSubscription,
@@ -41,10 +41,6 @@ export async function subscriptionDetails(user: User): Promise<
   });
 }
 
-export function isPaidMember(user: Pick<User, 'plan'>): boolean {
-  return isPaidPlan(user.plan);
-}
-
 const PROVIDER_LABELS: Record<PaymentProvider, string> = { paypal: 'PayPal', razorpay: 'Razorpay' };
 const longDate = (date: Date | null | undefined) =>
   date
@@ -73,7 +69,6 @@ export function subscriptionSummary(
     amount: `$${(plan.amountCents / 100).toFixed(2)} USD`,
   };
 }
-export type SubscriptionSummaryView = ReturnType<typeof subscriptionSummary>;
 
 /** "Paid until …" for a member whose cancelled subscription still runs; null otherwise. */
 export async function paidUntilOf(user: User): Promise<string | null> {

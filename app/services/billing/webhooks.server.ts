@@ -50,7 +50,7 @@ const MAX_EVENT_KEY_LENGTH = 200;
  * with the same body; the X-Razorpay-Event-Id header is not signed, so anyone holding a captured
  * body could make a "new" event by changing it (issue 31: 13 deliveries, 13 emails).
  */
-export function razorpayEventKey(event: RazorpayEvent, body: string): string {
+function razorpayEventKey(event: RazorpayEvent, body: string): string {
   const entityIds = Object.keys(event.payload ?? {})
     .sort()
     .map((name) => event.payload?.[name]?.entity?.id)

@@ -30,7 +30,7 @@ let logoCache: { key: string; href: Promise<string> } | undefined;
  * The logo as a data: URL: LOGO_URL when it is set and loads (an absolute URL,
  * or a path under public/), otherwise the bundled public/logo.svg.
  */
-export function logoHref(): Promise<string> {
+function logoHref(): Promise<string> {
   const configured = env().LOGO_URL;
   const key = configured ?? '';
   if (logoCache?.key === key) return logoCache.href;

@@ -11,8 +11,8 @@ export type ExportFormat = 'md' | 'pdf';
  * PDF exports one member may have under way at once in a web process (ADR 36): each is seconds of
  * the PDF thread, so a member's many parallel downloads would hold up everyone else's.
  */
-export const MAX_PDF_EXPORTS_PER_MEMBER = 2;
-export const PDF_EXPORTS_BUSY_MESSAGE =
+const MAX_PDF_EXPORTS_PER_MEMBER = 2;
+const PDF_EXPORTS_BUSY_MESSAGE =
   'Your other PDF downloads are still being made. Please try again in a few seconds.';
 /** A large course's PDF takes about two seconds (bench/export.ts). */
 const PDF_EXPORTS_RETRY_AFTER_SECONDS = 5;

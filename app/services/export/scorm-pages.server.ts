@@ -12,7 +12,7 @@ import { escapeMarkup as esc, jsonForScript } from './scorm-markup.server';
  * outside addresses appear only as links, which open in a new window.
  */
 
-export type PageKind = 'lesson' | 'quiz' | 'exam';
+type PageKind = 'lesson' | 'quiz' | 'exam';
 
 export interface PackagePage {
   /** What `cmi.core.lesson_location` holds: `lesson-3`, `quiz-2` (after topic 2), `exam`. */

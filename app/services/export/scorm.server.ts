@@ -52,7 +52,7 @@ export async function exportScormPackage(
  * Packages one member may have under way at once in a web process, like PDFs (ADR 36): each
  * fetches every image of the course and holds the zip in memory until it is sent.
  */
-export const MAX_SCORM_EXPORTS_PER_MEMBER = 2;
+const MAX_SCORM_EXPORTS_PER_MEMBER = 2;
 export const SCORM_EXPORTS_BUSY_MESSAGE =
   'Your other downloads for an LMS are still being made. Please try again in a few seconds.';
 const scormExportSlots = memberSlots(MAX_SCORM_EXPORTS_PER_MEMBER);

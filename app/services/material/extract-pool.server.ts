@@ -13,7 +13,7 @@ import type { ExtractTask, StorableMaterial } from './extract-thread.server';
  * and the thread is replaced; an idle thread is ended after IDLE_MS, so its memory (pdf.js,
  * mammoth) is only held while members upload.
  */
-export const EXTRACTION_TIMEOUT_MS = 60_000;
+const EXTRACTION_TIMEOUT_MS = 60_000;
 const IDLE_MS = 60_000;
 /** Documents waiting for the thread beyond this many: the member is asked to try again. */
 const MAX_WAITING = 8;

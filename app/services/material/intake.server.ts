@@ -17,10 +17,10 @@ export interface MaterialUpload {
   pasted?: string;
 }
 
-export const PASTED_TEXT_NAME = 'Pasted text';
+const PASTED_TEXT_NAME = 'Pasted text';
 
 /** A file's name as shown on the member's pages: no folders, no control characters, not too long. */
-export function displayName(name: string): string {
+function displayName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex -- control characters are what is removed
   const clean = base.replace(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, '').trim();

@@ -12,10 +12,10 @@ import type { LessonSource, MaterialSection } from '../../../db/schema';
  *   model in document order within PASSAGE_BUDGET_CHARS characters. None scores: no sources,
  *   and the lesson is written from the model's own knowledge, as without material.
  */
-export const MAX_PASSAGES = 3;
-export const PASSAGE_BUDGET_CHARS = 6_000;
+const MAX_PASSAGES = 3;
+const PASSAGE_BUDGET_CHARS = 6_000;
 /** What the outline's prompt may carry of the material: the headings and each section's opening. */
-export const OUTLINE_DIGEST_CHARS = 12_000;
+const OUTLINE_DIGEST_CHARS = 12_000;
 
 const STOP_WORDS = new Set(
   (

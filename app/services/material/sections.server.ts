@@ -14,7 +14,7 @@ export interface Block {
   page?: number;
 }
 
-export const MAX_SECTION_CHARS = 6_000;
+const MAX_SECTION_CHARS = 6_000;
 /**
  * Control characters (form feeds copied from a PDF, NULs) and bidirectional overrides: blanks in
  * stored material, as they are junk in anything a member types (app/utils/text.ts).

@@ -22,7 +22,11 @@ async function completeMarkdown(prompt: string, options: CallOptions): Promise<s
 
 export interface LessonRequest {
   mainTopic: string;
-  subtopic: string;
+  /**
+   * The lesson's title. The prompts name it "Sub-topic", the word the outline tool gave the model
+   * for a topic's lessons (ADR 0052).
+   */
+  lessonTitle: string;
   /** The course's language code; English when absent. */
   language?: string;
   /**
@@ -43,10 +47,15 @@ function passageLines(passages: string | undefined): string[] {
   ];
 }
 
-export function lessonPrompt({ mainTopic, subtopic, language, passages }: LessonRequest): string {
+export function lessonPrompt({
+  mainTopic,
+  lessonTitle,
+  language,
+  passages,
+}: LessonRequest): string {
   return [
     `Main topic: ${oneLine(mainTopic)}`,
-    `Sub-topic: ${oneLine(subtopic)}`,
+    `Sub-topic: ${oneLine(lessonTitle)}`,
     '',
     'Explain this sub-topic of the main topic in detail, with examples, as a lesson in Markdown (headings, lists and code blocks where they help). Do not add links to other resources and do not add images.',
     languageInstruction(language),
@@ -62,7 +71,7 @@ export function regeneratePrompt(request: LessonRequest & { instruction: string 
   const instruction = oneLine(request.instruction);
   return [
     `Main topic: ${oneLine(request.mainTopic)}`,
-    `Sub-topic: ${oneLine(request.subtopic)}`,
+    `Sub-topic: ${oneLine(request.lessonTitle)}`,
     ...(instruction ? [`Instruction: ${instruction}`] : []),
     '',
     'Write this lesson again, as a new lesson in Markdown (headings, lists and code blocks where they help), explaining the sub-topic of the main topic in detail, with examples.',
@@ -75,10 +84,10 @@ export function regeneratePrompt(request: LessonRequest & { instruction: string 
   ].join('\n');
 }
 
-export function transcriptPrompt(request: LessonRequest & { transcript: string }): string {
+function transcriptPrompt(request: LessonRequest & { transcript: string }): string {
   return [
     `Main topic: ${oneLine(request.mainTopic)}`,
-    `Sub-topic: ${oneLine(request.subtopic)}`,
+    `Sub-topic: ${oneLine(request.lessonTitle)}`,
     '',
     'Summarise the transcript below in a teaching way, as a lesson in Markdown. Do not add links or images.',
     languageInstruction(request.language),
@@ -98,11 +107,6 @@ const lessonText = (markdown: string): LessonText => ({
   html: markdownToSafeHtml(markdown),
 });
 
-/** A lesson explaining the sub-topic. */
-export async function writeLesson(request: LessonRequest, options: CallOptions = {}) {
-  return lessonText(await completeMarkdown(lessonPrompt(request), options));
-}
-
 /** A lesson re-written on the member's request, whole (the page keeps the old text until it is stored). */
 export async function rewriteLesson(
   request: LessonRequest & { instruction: string },
@@ -120,25 +124,17 @@ async function streamMarkdown(prompt: string, onText: (delta: string) => void): 
   return stripCodeFences(text, MARKDOWN_FENCES);
 }
 
-/** `writeLesson`, streamed: the stored lesson is the whole answer, sanitized once it is complete. */
+/** A lesson explaining the sub-topic, streamed: the stored lesson is the whole answer, sanitized once it is complete. */
 export async function streamLesson(request: LessonRequest, onText: (delta: string) => void) {
   return lessonText(await streamMarkdown(lessonPrompt(request), onText));
 }
 
-/** `summariseTranscript`, streamed. */
+/** A lesson summarising a video's transcript, streamed. */
 export async function streamTranscriptSummary(
   request: LessonRequest & { transcript: string },
   onText: (delta: string) => void,
 ) {
   return lessonText(await streamMarkdown(transcriptPrompt(request), onText));
-}
-
-/** A lesson summarising a video's transcript. */
-export async function summariseTranscript(
-  request: LessonRequest & { transcript: string },
-  options: CallOptions = {},
-) {
-  return lessonText(await completeMarkdown(transcriptPrompt(request), options));
 }
 
 /** /api/generate: Markdown for a member's prompt. */

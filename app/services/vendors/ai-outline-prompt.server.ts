@@ -1,4 +1,5 @@
 import { languageInstruction } from '~/domain/languages';
+import type { OutlineTopic } from '~/domain/outline';
 import type { AiTool } from './ai-provider.server';
 import { oneLine } from './ai.server';
 
@@ -6,12 +7,7 @@ import { oneLine } from './ai.server';
  * What a course outline is asked with: the prompt (the member's main topic and sub-topics, their
  * material or their rewrite instruction) and the forced tool, in the API's course shape.
  */
-export const OUTLINE_TOOL = 'course_outline';
-
-export interface OutlineTopic {
-  title: string;
-  subtopics: { title: string }[];
-}
+const OUTLINE_TOOL = 'course_outline';
 
 export interface OutlineRequest {
   mainTopic: string;
@@ -32,7 +28,7 @@ export interface OutlineRequest {
   rewrite?: { instruction: string; current: OutlineTopic[] };
 }
 
-export interface OutlineMaterial {
+interface OutlineMaterial {
   /** The document's name, e.g. "notes.pdf" or "Pasted text". */
   name: string;
   /** One line per section: "1. Heading (pages 3–4)". */
@@ -49,7 +45,7 @@ export function outlineKey(mainTopic: string): string {
 const outlineLines = (topics: OutlineTopic[]) =>
   topics.map(
     (topic, i) =>
-      `${i + 1}. ${oneLine(topic.title)} | ${topic.subtopics.map((s) => oneLine(s.title)).join('; ')}`,
+      `${i + 1}. ${oneLine(topic.title)} | ${topic.lessons.map((lesson) => oneLine(lesson.title)).join('; ')}`,
   );
 
 export const memberTopics = (request: Pick<OutlineRequest, 'subtopics'>) =>

@@ -8,11 +8,11 @@ const request = { mainTopic: 'JavaScript', subtopics: ['Closures'], topicCount: 
 const topic = (title: string) => ({ title, subtopics: [{ title: `${title} basics` }] });
 
 describe('parseOutline', () => {
-  it('accepts the course shape as an object or as fenced JSON text', () => {
+  it("accepts the course shape as an object or as fenced JSON text, the tool's subtopics as lessons", () => {
     const outline = { javascript: [topic('Closures'), topic('Promises')] };
     const expected = [
-      { title: 'Closures', subtopics: [{ title: 'Closures basics' }] },
-      { title: 'Promises', subtopics: [{ title: 'Promises basics' }] },
+      { title: 'Closures', lessons: [{ title: 'Closures basics' }] },
+      { title: 'Promises', lessons: [{ title: 'Promises basics' }] },
     ];
     expect(parseOutline(outline, request)).toEqual(expected);
     expect(parseOutline('```json\n' + JSON.stringify(outline) + '\n```', request)).toEqual(
@@ -42,13 +42,13 @@ describe('parseOutline', () => {
       request,
     );
     expect(outline.map((t) => t.title)).toEqual(['Closures', 'B']);
-    expect(outline[0]!.subtopics).toHaveLength(AI_LESSONS_PER_TOPIC);
+    expect(outline[0]!.lessons).toHaveLength(AI_LESSONS_PER_TOPIC);
   });
 
   it("puts in the member's sub-topic when the model left it out", () => {
     const outline = parseOutline({ javascript: [topic('Intro'), topic('Advanced')] }, request);
     expect(outline.map((t) => t.title)).toEqual(['Intro', 'Closures']);
-    expect(outline[1]!.subtopics.length).toBeGreaterThan(0);
+    expect(outline[1]!.lessons.length).toBeGreaterThan(0);
   });
 });
 
@@ -84,14 +84,14 @@ describe('an outline from material (ADR 0047)', () => {
 });
 
 describe('parsePromptOutline', () => {
-  it('cuts topics and sub-topics to what /api/course accepts', () => {
+  it("cuts topics and lessons to what /api/course accepts (the tool's subtopics are lessons)", () => {
     const subtopics = Array.from({ length: 9 }, (_, i) => ({ title: `S${i}`, theory: '' }));
     const topics = Array.from({ length: 12 }, (_, i) => ({ title: `T${i}`, subtopics }));
     const outline = parsePromptOutline({ ' Cooking ': topics });
     expect(Object.keys(outline)).toEqual(['cooking']);
     expect(outline.cooking).toHaveLength(MAX_TOPICS);
     for (const topic of outline.cooking!)
-      expect(topic.subtopics).toEqual(
+      expect(topic.lessons).toEqual(
         subtopics.slice(0, AI_LESSONS_PER_TOPIC).map(({ title }) => ({ title })),
       );
   });

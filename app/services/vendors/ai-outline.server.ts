@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outlineFromSpec, type OutlineTopic } from '~/domain/outline';
 import { AI_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 import { stripCodeFences } from '~/utils/markdown.server';
 import { AiOutputError, callTool, TEACHER_SYSTEM, type CallOptions } from './ai.server';
@@ -9,12 +10,12 @@ import {
   outlineSize,
   outlineTool,
   type OutlineRequest,
-  type OutlineTopic,
 } from './ai-outline-prompt.server';
 
 /**
  * Course outlines from the model: asked for with the outline tool (ai-outline-prompt.server.ts),
- * and accepted only once cleaned and validated in the API's course shape.
+ * and accepted only once cleaned and validated in the API's course shape. The tool calls a
+ * topic's lessons `subtopics`; `outlineFromSpec` turns them into lessons as they are accepted.
  */
 
 const title = z.string().trim().min(1).max(200);
@@ -41,7 +42,7 @@ function fromJsonText(value: unknown): unknown {
  * Accepts the model's answer only when it is an outline in the API's course shape
  * (`{ "<main topic>": [{ title, subtopics: [{ title }] }] }`, as an object or
  * as JSON text with or without code fences) with at least the topics asked
- * for. Extra topics and sub-topics are cut; the member's own topics are put
+ * for. Extra topics and lessons are cut; the member's own topics are put
  * in when the model left one out.
  */
 export function parseOutline(raw: unknown, request: OutlineRequest): OutlineTopic[] {
@@ -62,16 +63,18 @@ export function parseOutline(raw: unknown, request: OutlineRequest): OutlineTopi
     throw new AiOutputError(
       `The outline has ${parsed.data.length} topics instead of ${request.topicCount}`,
     );
-  const capped = capOutline(parsed.data, outlineSize(request));
+  const capped = capOutline(outlineFromSpec(parsed.data), outlineSize(request));
   // A rewrite may drop the member's first topics if they asked it to.
   return request.rewrite ? capped : includeMemberTopics(capped, request);
 }
 
-/** The first `maxTopics` topics, each with at most AI_LESSONS_PER_TOPIC sub-topics (the prompt asks for 2 to 4). */
+/** The first `maxTopics` topics, each with at most AI_LESSONS_PER_TOPIC lessons (the prompt asks for 2 to 4). */
 function capOutline(topics: OutlineTopic[], maxTopics: number): OutlineTopic[] {
   return topics.slice(0, maxTopics).map((topic) => ({
     title: topic.title,
-    subtopics: topic.subtopics.slice(0, AI_LESSONS_PER_TOPIC).map((s) => ({ title: s.title })),
+    lessons: topic.lessons
+      .slice(0, AI_LESSONS_PER_TOPIC)
+      .map((lesson) => ({ title: lesson.title })),
   }));
 }
 
@@ -79,13 +82,13 @@ function mentions(topic: OutlineTopic, wanted: string) {
   const needle = wanted.toLowerCase();
   return (
     topic.title.toLowerCase().includes(needle) ||
-    topic.subtopics.some((s) => s.title.toLowerCase().includes(needle))
+    topic.lessons.some((lesson) => lesson.title.toLowerCase().includes(needle))
   );
 }
 
 const memberTopic = (member: string, mainTopic: string): OutlineTopic => ({
   title: member,
-  subtopics: [{ title: `${member} in ${mainTopic}` }, { title: `${member} by Example` }],
+  lessons: [{ title: `${member} in ${mainTopic}` }, { title: `${member} by Example` }],
 });
 
 /**
@@ -139,7 +142,7 @@ export async function outlineForPrompt(
 
 /**
  * The model's answer to a free-form prompt, cut to what /api/course accepts
- * (MAX_TOPICS topics of AI_LESSONS_PER_TOPIC sub-topics), so it can be saved as it is.
+ * (MAX_TOPICS topics of AI_LESSONS_PER_TOPIC lessons), so it can be saved as it is.
  */
 export function parsePromptOutline(answer: unknown): Record<string, OutlineTopic[]> {
   const raw = fromJsonText(answer);
@@ -150,5 +153,5 @@ export function parsePromptOutline(answer: unknown): Record<string, OutlineTopic
   const [key, value] = entries[0]!;
   const parsed = topicsSchema.safeParse(fromJsonText(value));
   if (!parsed.success) throw new AiOutputError('The outline has the wrong shape');
-  return { [key.trim().toLowerCase()]: capOutline(parsed.data, MAX_TOPICS) };
+  return { [key.trim().toLowerCase()]: capOutline(outlineFromSpec(parsed.data), MAX_TOPICS) };
 }

@@ -18,7 +18,7 @@ export class AiOutputError extends Error {
 }
 
 /** The configured provider. */
-export function aiProvider(): AiProvider {
+function aiProvider(): AiProvider {
   return configuredProvider();
 }
 

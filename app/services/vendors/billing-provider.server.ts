@@ -9,7 +9,7 @@ import type { PaidPlanId } from '~/domain/plans';
  */
 export type ProviderStatus = 'pending' | 'active' | 'suspended' | 'cancelled' | 'expired';
 
-export interface ProviderPayment {
+interface ProviderPayment {
   /** Unique per payment of this subscription (the provider's id, or its time). */
   key: string;
   amountCents: number;
@@ -33,7 +33,7 @@ export interface ProviderSubscription {
   raw: unknown;
 }
 
-export interface ReturnUrls {
+interface ReturnUrls {
   returnUrl: string;
   cancelUrl: string;
 }

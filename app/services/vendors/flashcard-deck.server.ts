@@ -17,7 +17,7 @@ import { languageInstruction } from '~/domain/languages';
  * one question and answers it with one short fact (ADR 0033). Anything else is unusable: the
  * job's try fails and is retried like a quiz's.
  */
-export const FLASHCARDS_TOOL = 'lesson_flashcards';
+const FLASHCARDS_TOOL = 'lesson_flashcards';
 /** How much of the lesson's text goes into the prompt. */
 const LESSON_TEXT_CHARS = 12_000;
 /** The deck the prompt asks for; the model may give between DECK_MIN_CARDS and more. */

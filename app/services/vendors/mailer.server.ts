@@ -3,7 +3,7 @@ import { keepInOutbox } from '~/models/outbox.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 
-export interface EmailAttachment {
+interface EmailAttachment {
   filename: string;
   contentType: string;
   content: Buffer;

@@ -8,12 +8,12 @@ import { log } from '~/utils/logger.server';
  * `MediaError` when the vendor failed: the caller retries later. In demo mode
  * the mocks in `mocks/unsplash.ts` and `mocks/youtube.ts` answer.
  */
-export class MediaError extends Error {
+class MediaError extends Error {
   override name = 'MediaError';
 }
 
 /** The video exists but no transcript can be had: use a plain explanation instead. */
-export class TranscriptUnavailableError extends Error {
+class TranscriptUnavailableError extends Error {
   override name = 'TranscriptUnavailableError';
 }
 
@@ -181,7 +181,7 @@ export async function transcriptText(videoId: string): Promise<string | null> {
 }
 
 /** Search queries, as the original product built them. */
-export const imageQuery = (subtopic: string, mainTopic: string) =>
-  `Example of ${subtopic} in ${mainTopic}`;
-export const videoQuery = (subtopic: string, mainTopic: string) =>
-  `${subtopic} ${mainTopic} in English`;
+export const imageQuery = (lesson: string, mainTopic: string) =>
+  `Example of ${lesson} in ${mainTopic}`;
+export const videoQuery = (lesson: string, mainTopic: string) =>
+  `${lesson} ${mainTopic} in English`;

@@ -11,7 +11,7 @@ import { recordAiTokens } from '~/utils/metrics.server';
  * speaks it (Ollama, vLLM, LM Studio) at OPENAI_BASE_URL. As with Anthropic, the SDK's own
  * retries are off: the job layer (or `ai.server.ts` for a member waiting) retries.
  */
-export const OPENAI_PUBLIC_URL = 'https://api.openai.com/v1';
+const OPENAI_PUBLIC_URL = 'https://api.openai.com/v1';
 const DEFAULT_MAX_TOKENS = 4096;
 
 /** The SDK, loaded on the first call: a process that never calls the AI never holds it. */

@@ -56,7 +56,7 @@ export function withAiBudget(provider: AiProvider, budget: AiBudget = sharedBudg
 }
 
 /** The model a call goes to, for the metrics' `model` label (ADR 0056). */
-export function modelOf(providerName: string, request: Pick<AiTextRequest, 'purpose'>): string {
+function modelOf(providerName: string, request: Pick<AiTextRequest, 'purpose'>): string {
   const { OPENAI_MODEL, ANTHROPIC_MODEL } = env();
   return modelFor(request.purpose, providerName === 'openai' ? OPENAI_MODEL : ANTHROPIC_MODEL);
 }

@@ -9,7 +9,7 @@ import { languageInstruction } from '~/domain/languages';
  * Quiz questions from the model as a forced tool call, accepted only when each question has
  * exactly one right option among 2 to 6 and a one-line explanation (ADR 0018).
  */
-export const QUIZ_TOOL = 'course_quiz';
+const QUIZ_TOOL = 'course_quiz';
 
 export interface QuizRequest {
   mainTopic: string;

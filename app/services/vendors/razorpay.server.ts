@@ -27,7 +27,7 @@ export function razorpayPlanIds(): Partial<Record<PaidPlanId, string>> {
 }
 
 /** The secret Razorpay signs webhooks with (a fixed demo secret while Razorpay is simulated). */
-export function razorpayWebhookSecret(): string | undefined {
+function razorpayWebhookSecret(): string | undefined {
   const { RAZORPAY_WEBHOOK_SECRET, mocked } = env();
   return mocked.razorpay ? DEMO_RAZORPAY_WEBHOOK_SECRET : RAZORPAY_WEBHOOK_SECRET;
 }
@@ -98,7 +98,7 @@ interface RazorpayState {
   paid_count?: number;
 }
 
-export function normaliseRazorpay(subscription: RazorpayState): ProviderSubscription {
+function normaliseRazorpay(subscription: RazorpayState): ProviderSubscription {
   const ids = razorpayPlanIds();
   const plan =
     (Object.keys(ids) as PaidPlanId[]).find((id) => ids[id] === subscription.plan_id) ?? null;

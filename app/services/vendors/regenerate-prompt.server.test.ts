@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MOCK_SIMPLER_START, mockMarkdownLesson } from '../../../mocks/ai-answers';
 import { lessonPrompt, regeneratePrompt } from './ai-lessons.server';
 
-const request = { mainTopic: 'Beekeeping', subtopic: 'Hives', language: 'en' };
+const request = { mainTopic: 'Beekeeping', lessonTitle: 'Hives', language: 'en' };
 
 describe('regeneratePrompt', () => {
   it("adds the member's instruction on one Instruction line", () => {
