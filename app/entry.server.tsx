@@ -9,7 +9,19 @@ import type { WebServerHooks } from './load-context';
 import { isDatabaseBusy } from './utils/database.server';
 import { env } from './utils/env.server';
 import { log } from './utils/logger.server';
-import { BUSY_HEADERS } from './utils/responses.server';
+import { requestIdFrom, runWithRequestId } from './utils/request-context.server';
+import {
+  carriesMetricsToken,
+  METRICS_CONTENT_TYPE,
+  observeRequest,
+  registry,
+  watchConnections,
+  watchWriteTurns,
+} from './utils/metrics.server';
+import { askNodeMetrics } from './utils/node-metrics.server';
+import { databasePoolUse } from './utils/database.server';
+import { jobServiceUp } from './utils/redis.server';
+import { BUSY_HEADERS, countDatabaseError } from './utils/responses.server';
 import { clientHasCurrent, notModified, weakEtag } from './utils/conditional.server';
 import { closeReconnectableStreams } from './utils/event-stream.server';
 import { startVendorMocks } from './utils/mocks.server';
@@ -31,6 +43,8 @@ export const webServer: WebServerHooks = {
     // Fails the web process at boot, with one clear line, when the environment is malformed.
     env();
     startVendorMocks();
+    // Read when Prometheus scrapes (ADR 0056).
+    watchConnections({ databasePool: databasePoolUse, redisUp: jobServiceUp });
   },
   get config() {
     const {
@@ -54,6 +68,16 @@ export const webServer: WebServerHooks = {
   },
   log,
   closeReconnectableStreams,
+  requestId: requestIdFrom,
+  inRequest: runWithRequestId,
+  metrics: {
+    served: () => env().METRICS_TOKEN !== undefined,
+    authorized: (authorization) => carriesMetricsToken(authorization, env().METRICS_TOKEN ?? ''),
+    contentType: METRICS_CONTENT_TYPE,
+    text: async () => (await askNodeMetrics()) ?? (await registry.metrics()),
+    observeRequest,
+    watchWriteTurns,
+  },
   directJsonRoutes: { '/api/courses': coursesApi.answer },
 };
 
@@ -131,6 +155,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   // A client's mistake (unknown path, wrong method) or a busy database: one short line.
   if (isRouteErrorResponse(error) && error.status < 500)
     return log.info('request.refused', { ...where, status: error.status });
+  countDatabaseError(error);
   if (isDatabaseBusy(error)) {
     busyRequests.add(request);
     return log.warn('request.busy', where);

@@ -59,12 +59,31 @@ export interface WebServerHooks {
     /** Origins whose pages may call `/api` with a token (API_ALLOWED_ORIGINS, ADR 0035). */
     apiAllowedOrigins: string[];
     shutdownTimeoutMs: number;
-    /** Work-arounds left out, for benchmarks only (BENCH_WITHOUT). */
-    without: ('write-turns' | 'direct-json')[];
+    /** Work-arounds (or request ids and metrics) left out, for benchmarks only (BENCH_WITHOUT). */
+    without: ('write-turns' | 'direct-json' | 'metrics')[];
   };
   log: Record<'info' | 'warn' | 'error', (event: string, fields?: Record<string, unknown>) => void>;
   /** Ends the event streams browsers reopen by themselves, so a stopping process can go. */
   closeReconnectableStreams: () => void;
+  /**
+   * The id of a request: `proposed` (a trusted proxy's X-Request-Id) when it is well formed, else
+   * a new one (ADR 0056).
+   */
+  requestId: (proposed: string | string[] | undefined) => string;
+  /** Runs `run` for the request `requestId`: the log lines and jobs of its work carry the id. */
+  inRequest: <T>(requestId: string, run: () => T) => T;
+  /** Prometheus metrics (ADR 0056): GET /metrics, and what the server records for them. */
+  metrics: {
+    /** Whether /metrics is served (METRICS_TOKEN is set). */
+    served: () => boolean;
+    /** Whether an `Authorization` header carries METRICS_TOKEN. */
+    authorized: (authorization: string | undefined) => boolean;
+    contentType: string;
+    /** The node's metrics (every process the start keeps), else this process's. */
+    text: () => Promise<string>;
+    observeRequest: (method: string, route: string, status: number, seconds: number) => void;
+    watchWriteTurns: (counts: () => RuntimeReport['writes']) => void;
+  };
   /** The hottest JSON GETs, answered without Remix's request handling (ADR 0027). */
   directJsonRoutes: Record<string, JsonHandler>;
 }

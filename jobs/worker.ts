@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'bullmq';
-import { closeDatabase, pingDatabase } from '~/utils/database.server';
+import { closeDatabase, databasePoolUse, pingDatabase } from '~/utils/database.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { startVendorMocks } from '~/utils/mocks.server';
-import { closeAllQueues } from '~/queues/factory.server';
-import { closeRedis, workerRedis } from '~/utils/redis.server';
+import { closeAllQueues, jobCountsByQueue } from '~/queues/factory.server';
+import { watchConnections, watchQueues } from '~/utils/metrics.server';
+import { closeRedis, jobServiceUp, workerRedis } from '~/utils/redis.server';
 import { registry } from './registry';
 import { handedBackOnStop } from './hand-back';
+import { inRequestContext, requestIdOf, timed } from './job-context';
 import { serveWorkerHealth } from './health-server';
 import { startSweeper } from './sweeper';
 import { retryDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
@@ -25,32 +27,43 @@ export async function startWorkers() {
   const { REDIS_PREFIX, JOB_LOCK_MS, JOB_BACKOFF_BASE_MS } = env();
 
   const workers = Object.entries(registry).map(([name, registration]) => {
-    const worker = new Worker(name, handedBackOnStop(registration.processor), {
-      connection: workerRedis(),
-      prefix: REDIS_PREFIX,
-      concurrency: registration.concurrency(),
-      ...jobLockSettings(JOB_LOCK_MS),
-      ...registration.workerOptions,
-      settings: {
-        backoffStrategy: (attemptsMade, type, error) =>
-          type === UNLIMITED_BACKOFF_TYPE
-            ? retryDelay(attemptsMade, describeAiFailure(error), JOB_BACKOFF_BASE_MS)
-            : -1,
+    const worker = new Worker(
+      name,
+      handedBackOnStop(timed(name, inRequestContext(registration.processor))),
+      {
+        connection: workerRedis(),
+        prefix: REDIS_PREFIX,
+        concurrency: registration.concurrency(),
+        ...jobLockSettings(JOB_LOCK_MS),
+        ...registration.workerOptions,
+        settings: {
+          backoffStrategy: (attemptsMade, type, error) =>
+            type === UNLIMITED_BACKOFF_TYPE
+              ? retryDelay(attemptsMade, describeAiFailure(error), JOB_BACKOFF_BASE_MS)
+              : -1,
+        },
       },
-    });
+    );
     worker.on('error', (error) => reportWorkerError(name, error));
     worker.on('failed', (job, error) =>
       log.warn('job.failed', {
         queue: name,
         jobId: job?.id,
+        requestId: requestIdOf(job),
         attempt: job?.attemptsMade,
         error: error.message,
       }),
     );
     worker.on('stalled', (jobId) => log.warn('job.stalled', { queue: name, jobId }));
-    worker.on('completed', (job) => log.info('job.completed', { queue: name, jobId: job.id }));
+    worker.on('completed', (job) =>
+      log.info('job.completed', { queue: name, jobId: job.id, requestId: requestIdOf(job) }),
+    );
     return worker;
   });
+
+  // Read when Prometheus scrapes (ADR 0056): the queues' jobs by state, the connections.
+  watchQueues(() => jobCountsByQueue(Object.keys(registry)));
+  watchConnections({ databasePool: databasePoolUse, redisUp: jobServiceUp });
 
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   const sweeper = startSweeper(env().SWEEP_INTERVAL_MS, env().BILLING_RECONCILE_MINUTES);

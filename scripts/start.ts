@@ -7,6 +7,7 @@ import { supervisor } from '../server/supervise';
 import { describeDatabase } from '~/utils/database-selection.server';
 import { EnvError, parseEnv, readDataFiles, type Env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
+import { nodeMetrics } from '~/utils/node-metrics.server';
 import { checkRedis, locateRedis, redisComesUp } from './lib/redis';
 import { describeHolder, lockDataDir, type DataDirLock } from './lib/data-dir-lock';
 
@@ -98,7 +99,11 @@ async function main() {
     log,
     onRestart: () => processes.children().forEach(tell),
     onGiveUp: (name) => void stop(1, `${name} kept stopping`),
+    // The node's metrics: a web process (or the worker-only node's worker) asked for /metrics
+    // asks here, and gets every kept process's summed (ADR 0056).
+    onMessage: (child, message) => metrics.onMessage(child, message),
   });
+  const metrics = nodeMetrics(() => processes.children());
   let stopping = false;
   let preparing: ChildProcess | undefined;
   async function stop(code: number, reason?: string) {

@@ -9,6 +9,7 @@ describe('npm test without PostgreSQL', () => {
         ...process.env,
         // Found, so that the run gets as far as PostgreSQL.
         CHROME_PATH: process.execPath,
+        PROMTOOL_PATH: process.execPath,
         TEST_DATABASE_URL: 'postgres://postgres:hidden@127.0.0.1:9/postgres',
       },
       encoding: 'utf8',

@@ -31,6 +31,23 @@ function ensureChromium(): string {
   process.exit(1);
 }
 
+/**
+ * promtool checks the metrics a running app serves (tests/integration/observability.test.ts):
+ * PROMTOOL_PATH, else Debian's `prometheus` package, installed as Chromium is.
+ */
+function ensurePromtool(): string {
+  const candidates = [process.env.PROMTOOL_PATH, '/usr/bin/promtool'];
+  const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
+  if (found) return found;
+  if (aptInstall(['prometheus'], say) && fs.existsSync('/usr/bin/promtool'))
+    return '/usr/bin/promtool';
+  console.error(
+    '[test] promtool is needed to check the metrics and was not found.\n' +
+      '       Install it (Debian/Ubuntu: sudo apt-get install prometheus) or set PROMTOOL_PATH.',
+  );
+  process.exit(1);
+}
+
 /** Where the tests' PostgreSQL is when TEST_DATABASE_URL does not say. */
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -101,12 +118,14 @@ interface VitestReport {
 
 async function main() {
   const chromePath = ensureChromium();
+  const promtoolPath = ensurePromtool();
   const postgres = await findPostgres();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-test-'));
   const redis = await findOrStartRedis(process.env.REDIS_URL, scratch, say);
   const env = {
     ...process.env,
     CHROME_PATH: chromePath,
+    PROMTOOL_PATH: promtoolPath,
     REDIS_URL: redis.url,
     TEST_DATABASE_URL: postgres,
   };

@@ -4,6 +4,7 @@ import { forkWebProcess, webProcessCount } from '../server/cluster';
 import { supervisor } from '../server/supervise';
 import { env, readDataFiles } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
+import { nodeMetrics } from '~/utils/node-metrics.server';
 
 /**
  * The web tier alone (`npm run start:web`, compiled to `build/bin/web.js`): WEB_CONCURRENCY web
@@ -17,7 +18,12 @@ if (env().DATABASE_URL) await (await import('~/utils/install-id.server')).ensure
 // With SQLite, the install id and session secret are made here, before the processes share them.
 readDataFiles(env());
 const { WEB_CONCURRENCY, SHUTDOWN_TIMEOUT_MS } = env();
-const processes = supervisor({ log });
+// The node's metrics, summed over its web processes (ADR 0056).
+const processes = supervisor({
+  log,
+  onMessage: (child, message) => metrics.onMessage(child, message),
+});
+const metrics = nodeMetrics(() => processes.children());
 for (let slot = 0; slot < webProcessCount(WEB_CONCURRENCY); slot += 1)
   processes.keep('web', () => forkWebProcess(exec), { slot });
 log.info('web.cluster_started', { pid: process.pid, processes: webProcessCount(WEB_CONCURRENCY) });

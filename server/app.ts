@@ -10,6 +10,8 @@ import { answeringRoutes, carriesBody, checkBodySize, isPageFormPost } from './b
 import { directJsonRoutes } from './direct-json-routes';
 import { corsPolicy } from './cors';
 import { malformedRequest } from './malformed-request';
+import { metricsEndpoint } from './metrics-endpoint';
+import { routeTemplates } from './route-template';
 import { responsePolicy, type TrustProxy } from './response-policy';
 import { writeTurns } from './write-turns';
 
@@ -158,9 +160,48 @@ export async function createWebServer(options: WebServerOptions) {
         )
       : null;
 
+  // Every request has an id (ADR 0056): the proxy's X-Request-Id when TRUST_PROXY says its
+  // headers are to be believed, else a new one. It is answered in the response header, and the
+  // app's log lines and the jobs it enqueues carry it (the hooks' request context).
+  const requestIdOf = (req: IncomingMessage) =>
+    hooks.requestId(trustProxySetting ? req.headers['x-request-id'] : undefined);
+  // Every answered request is counted by its route's template, once it is sent (ADR 0056).
+  // Development's build changes as files are edited: its requests are counted under one label.
+  const templateOf =
+    typeof options.build === 'function' ? () => 'development' : routeTemplates(options.build);
+  const directPaths = new Set(Object.keys(hooks.directJsonRoutes));
+  const routeLabel = (req: IncomingMessage) => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const pathname = query === -1 ? url : url.slice(0, query);
+    return directPaths.has(pathname) || pathname === '/metrics' ? pathname : templateOf(pathname);
+  };
+  hooks.metrics.watchWriteTurns(() => turns.counts());
+  const answerMetrics = metricsEndpoint(hooks.metrics, hooks.log);
+  const malformed = new WeakSet<IncomingMessage>();
+  // Benchmarks only (bench/metrics.ts): no request ids, nothing counted.
+  const unobserved = without.includes('metrics');
+
   const server = http.createServer((req, res) => {
+    if (unobserved) return serve(req, res, '');
+    const started = performance.now();
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-Id', requestId);
+    res.once('finish', () =>
+      hooks.metrics.observeRequest(
+        req.method ?? 'GET',
+        malformed.has(req) ? 'malformed' : routeLabel(req),
+        res.statusCode,
+        (performance.now() - started) / 1000,
+      ),
+    );
+    hooks.inRequest(requestId, () => serve(req, res, requestId));
+  });
+
+  function serve(req: IncomingMessage, res: ServerResponse, requestId: string) {
     const refusal = malformedRequest(req);
     if (refusal) {
+      malformed.add(req);
       hooks.log.info('request.malformed', { method: req.method, reason: refusal.reason });
       res.writeHead(refusal.status, {
         'Content-Type': 'application/json',
@@ -170,10 +211,12 @@ export async function createWebServer(options: WebServerOptions) {
       res.end(JSON.stringify({ success: false, message: refusal.message }));
       return;
     }
+    if (answerMetrics(req, res)) return;
     if (answerDirectly?.(req, res)) return;
     if (without.includes('write-turns')) return app(req, res);
-    turns.take(req, res, () => app(req, res));
-  });
+    // A write that waits for its turn is let in from another request's end: back in its own.
+    turns.take(req, res, () => hooks.inRequest(requestId, () => app(req, res)));
+  }
   return { server, hooks, turns };
 }
 

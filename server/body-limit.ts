@@ -11,7 +11,7 @@ type RouteNode = { id: string; path?: string; caseSensitive?: boolean } & (
 type BuildRoute = NonNullable<ServerBuild['routes'][string]>;
 
 /** The build's routes as the nested tree Remix matches requests against. */
-function routeTree(routes: ServerBuild['routes'], parentId?: string): RouteNode[] {
+export function routeTree(routes: ServerBuild['routes'], parentId?: string): RouteNode[] {
   return Object.values(routes)
     .filter((route): route is BuildRoute => route !== undefined && route.parentId === parentId)
     .map((route) => ({
@@ -29,7 +29,7 @@ function routeTree(routes: ServerBuild['routes'], parentId?: string): RouteNode[
  * form for `/create` to `/create.data` (and for `/` to `/_root.data`): Remix's own rewrite
  * (@remix-run/server-runtime, server.js), done here the same way.
  */
-function routePathOf(pathname: string): string {
+export function routePathOf(pathname: string): string {
   return pathname.endsWith('.data')
     ? pathname.replace(/\.data$/, '').replace(/^\/_root$/, '/')
     : pathname;

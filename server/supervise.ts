@@ -41,12 +41,15 @@ export function supervisor({
   log,
   onRestart,
   onGiveUp,
+  onMessage,
 }: {
   log: SupervisorLog;
   /** After each restart, with the counts so far. */
   onRestart?: (restarts: Record<string, number>) => void;
   /** A process marked with `giveUpAfter` kept dying: the caller stops everything. */
   onGiveUp?: (name: string) => void;
+  /** Each message a kept process sends over its IPC channel (metrics, ADR 0056). */
+  onMessage?: (child: ChildProcess, message: unknown) => void;
 }) {
   const kept: Kept[] = [];
   const restarts: Record<string, number> = {};
@@ -56,6 +59,7 @@ export function supervisor({
     const startedAt = Date.now();
     const child = entry.start();
     entry.child = child;
+    if (onMessage) child.on('message', (message) => onMessage(child, message));
     child.once('exit', (code, signal) => {
       entry.child = null;
       if (stopping) return;

@@ -2,6 +2,7 @@ import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { z } from 'zod';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
+import { currentRequestId } from '~/utils/request-context.server';
 import { noteRedisFailure, producerRedis, waitForRedis } from '~/utils/redis.server';
 
 /**
@@ -93,6 +94,9 @@ const FINISHED_STATES = new Set<string>(['completed', 'failed']);
 /** How many jobs the sweeper looks up at once. */
 const ENSURE_BATCH = 200;
 
+/** Every queue declared in this process, by name. */
+const defined = new Map<string, DefinedQueue<z.ZodType>>();
+
 export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>): DefinedQueue<S> {
   const { name, payload } = definition;
 
@@ -116,14 +120,17 @@ export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>)
   function job(data: unknown, options: JobsOptions = {}) {
     const parsed = payload.parse(data) as z.infer<S>;
     const jobId = definition.jobId?.(parsed);
+    // The request that asks for the work is named in its job, so the worker's log lines for it
+    // carry the same id (ADR 0056); the payload schemas leave it out, processors ignore it.
+    const requestId = currentRequestId();
     return {
       name: definition.jobName?.(parsed) ?? name,
-      data: parsed,
+      data: requestId ? { ...(parsed as object), requestId } : parsed,
       opts: jobId === undefined ? options : { jobId, ...options },
     };
   }
 
-  return {
+  const declared: DefinedQueue<S> = {
     name,
     payload,
     queue,
@@ -190,6 +197,51 @@ export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>)
       await existing?.close();
     },
   };
+  defined.set(name, declared as unknown as DefinedQueue<z.ZodType>);
+  return declared;
+}
+
+/** Reading the counts gives up after this, so a scrape during a Redis outage answers. */
+const COUNTS_TIMEOUT_MS = 2_000;
+
+/**
+ * The jobs of each named queue by state, for the worker's metrics (ADR 0056): waiting (those
+ * with a priority included), active, delayed, completed and failed (as many as BullMQ keeps).
+ */
+export async function jobCountsByQueue(
+  names: string[],
+): Promise<Record<string, Record<string, number>>> {
+  await connected();
+  const counts = await Promise.race([
+    Promise.all(
+      names.map(async (name) => {
+        const queue = defined.get(name)?.queue();
+        if (!queue) return [name, {}] as const;
+        const c = await queue.getJobCounts(
+          'waiting',
+          'prioritized',
+          'active',
+          'delayed',
+          'completed',
+          'failed',
+        );
+        return [
+          name,
+          {
+            waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
+            active: c.active ?? 0,
+            delayed: c.delayed ?? 0,
+            completed: c.completed ?? 0,
+            failed: c.failed ?? 0,
+          },
+        ] as const;
+      }),
+    ),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('job counts timed out')), COUNTS_TIMEOUT_MS).unref(),
+    ),
+  ]);
+  return Object.fromEntries(counts);
 }
 
 /** Closes every queue this process opened (the worker's and the web's shutdown). */

@@ -151,6 +151,8 @@ async function enqueueCourseLessons(courseId: string, created: CreatedLesson[]) 
             : aheadPriority(lesson.ordinal, owedElsewhere),
       })),
     );
+    // With the request's id (ADR 0056), the line an operator starts from to find the lessons'.
+    log.info('lesson.enqueued', { courseId, lessons: pending.length });
   } catch (error) {
     // The rows stay queued; the worker's sweep enqueues them when Redis is back.
     if (!noteRedisFailure('lesson.enqueue', error))

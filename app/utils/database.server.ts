@@ -346,6 +346,17 @@ function processLayer(): DataLayer {
   return processDataLayer;
 }
 
+/**
+ * This process's PostgreSQL pool, for its metrics: connections open and idle, queries waiting
+ * for one. Undefined on SQLite or before the database is first used (it is not opened for this).
+ */
+export function databasePoolUse(): { total: number; idle: number; waiting: number } | undefined {
+  const pool = (processDataLayer as { pool?: pg.Pool } | undefined)?.pool;
+  return pool
+    ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }
+    : undefined;
+}
+
 /** The database of this process (SQLite unless DATABASE_URL is set), or the transaction under way. */
 export function database(): Database {
   return processLayer().database();

@@ -54,6 +54,11 @@ export const envSchema = z.object({
   APP_URL: z.url().optional(),
   TRUST_PROXY: flag,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /**
+   * The bearer token Prometheus sends for GET /metrics (ADR 0056); unset, /metrics is not served.
+   * Long enough not to be guessed.
+   */
+  METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 
   /**
@@ -155,7 +160,8 @@ export const envSchema = z.object({
   REDIS_PRIVATE: flag,
   /**
    * For benchmarks only: the web server runs without these work-arounds, to measure what each
-   * still buys (bench/workarounds.ts, ADR 0030).
+   * still buys (bench/workarounds.ts, ADR 0030), or without request ids and metrics, to measure
+   * what they cost (bench/metrics.ts, ADR 0056).
    */
   BENCH_WITHOUT: z
     .string()
@@ -166,7 +172,7 @@ export const envSchema = z.object({
         .map((name) => name.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.enum(['write-turns', 'direct-json']))),
+    .pipe(z.array(z.enum(['write-turns', 'direct-json', 'metrics']))),
   /** Web processes sharing PORT (ADR 0016); unset means one per core. */
   WEB_CONCURRENCY: z.coerce.number().int().positive().max(64).optional(),
   /** How often each worker gives due work whose job Redis lost a job again. */

@@ -1,3 +1,5 @@
+import { currentRequestId } from './request-context.server';
+
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level | 'silent', number> = {
   debug: 10,
@@ -14,14 +16,25 @@ function threshold(): number {
 
 function write(level: Level, event: string, fields: Record<string, unknown>) {
   if (ORDER[level] < threshold()) return;
+  // The request (or job) this runs for, unless the caller names one itself.
+  const requestId = currentRequestId();
   const line = JSON.stringify(
-    { time: new Date().toISOString(), level, event, ...fields },
+    {
+      time: new Date().toISOString(),
+      level,
+      event,
+      ...(requestId ? { requestId } : {}),
+      ...fields,
+    },
     (_, v) => (v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v),
   );
   (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
 }
 
-/** Structured logs: one JSON line per event, with a request or job id in `fields`. */
+/**
+ * Structured logs: one JSON line per event, with the request id of the request or job it runs
+ * for (request-context.server.ts) and any other ids in `fields`.
+ */
 export const log = {
   debug: (event: string, fields: Record<string, unknown> = {}) => write('debug', event, fields),
   info: (event: string, fields: Record<string, unknown> = {}) => write('info', event, fields),

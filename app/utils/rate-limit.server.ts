@@ -5,6 +5,7 @@ import { failureJson } from './responses.server';
 import type { AppLoadContext } from '@remix-run/node';
 import { env } from './env.server';
 import { log } from './logger.server';
+import { recordRateLimitRefusal } from './metrics.server';
 import { producerRedis, waitForRedis } from './redis.server';
 
 export interface RateLimit {
@@ -101,7 +102,11 @@ export async function hit(limit: RateLimit, key: string, cost = 1): Promise<Rate
     if (cost < 0) return resultOf(await limiter.reward(key, -cost), true);
     return resultOf(await limiter.consume(key, cost), true);
   } catch (refused) {
-    if (refused instanceof RateLimiterRes) return resultOf(refused, false);
+    if (refused instanceof RateLimiterRes) {
+      // Labelled by the limit's name ("signin:ip"), never by its key (an IP, a member).
+      recordRateLimitRefusal(limit.name);
+      return resultOf(refused, false);
+    }
     // Neither Redis nor memory could count (never expected): let the request through, loudly.
     log.error('ratelimit.failed', { limit: limit.name, error: refused });
     return { allowed: true, retryAfterSeconds: 0, consumed: 0 };

@@ -1,5 +1,6 @@
 import { data } from '@remix-run/node';
-import { isDatabaseBusy } from './database.server';
+import { databaseErrorCode, isDatabaseBusy } from './database.server';
+import { recordDatabaseError } from './metrics.server';
 import { log } from './logger.server';
 import type { Failure } from '~/domain/result';
 
@@ -27,11 +28,19 @@ export function formResult(
  * Server Error' message (status 500) instead of an error page. Thrown
  * responses (redirects) pass through.
  */
+/** A failed request whose cause is the database is counted in the metrics (ADR 0056). */
+export function countDatabaseError(error: unknown) {
+  if (isDatabaseBusy(error)) recordDatabaseError('busy');
+  else if (/^(SQLITE_|[0-9A-Z]{5}$)/.test(databaseErrorCode(error) ?? ''))
+    recordDatabaseError('other');
+}
+
 export async function guardForm<T>(name: string, run: () => Promise<T>) {
   try {
     return await run();
   } catch (error) {
     if (error instanceof Response) throw error;
+    countDatabaseError(error);
     if (isDatabaseBusy(error)) {
       log.warn('action.busy', { action: name });
       return formResult(503, BUSY_MESSAGE, false, BUSY_HEADERS);
@@ -47,6 +56,7 @@ export async function guardApi(name: string, run: () => Promise<Response>): Prom
     return await run();
   } catch (error) {
     if (error instanceof Response) return error;
+    countDatabaseError(error);
     if (isDatabaseBusy(error)) {
       log.warn('api.busy', { route: name });
       return Response.json(

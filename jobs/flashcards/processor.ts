@@ -11,6 +11,7 @@ import { generateFlashcards } from '~/services/vendors/flashcard-deck.server';
 import { flashcardsQueue } from '~/queues/flashcards.server';
 import { errorMessage, reportProgress, waitOutRateLimit } from '~/queues/retry.server';
 import { log } from '~/utils/logger.server';
+import { recordWritten } from '~/utils/metrics.server';
 
 /**
  * Writes one lesson's flashcards (ADR 0033) and only that deck. Safe to run twice: a deck
@@ -36,8 +37,10 @@ export async function processFlashcards(job: Job, token?: string) {
       lessonHtml: lesson.theory,
       language: course.language,
     });
-    if (await storeDeck({ lessonId, courseId, userId: course.userId }, cards))
+    if (await storeDeck({ lessonId, courseId, userId: course.userId }, cards)) {
       log.info('flashcards.stored', { jobId: job.id, lessonId, courseId, cards: cards.length });
+      recordWritten('flashcard', cards.length);
+    }
     await reportProgress(job, 100);
     return { lessonId };
   } catch (error) {

@@ -31,6 +31,7 @@ import type { LessonSource } from '../../db/schema';
 import { publishChange } from '~/utils/changes.server';
 import { startDraft, type DraftWriter } from '~/utils/drafts.server';
 import { log } from '~/utils/logger.server';
+import { recordWritten } from '~/utils/metrics.server';
 import { errorMessage, reportProgress, waitOutRateLimit } from '~/queues/retry.server';
 import { lessonQueue } from '~/queues/lesson.server';
 import { ensureFlashcardJobs } from '~/queues/flashcards.server';
@@ -169,6 +170,7 @@ export async function processLesson(job: Job, token?: string) {
       });
       if (stored) {
         log.info('lesson.stored', { jobId: job.id, lessonId, courseId, pid: process.pid });
+        recordWritten('lesson');
         await writeFlashcardsNext(lessonId, courseId);
       } else if (produced.found && (await getLesson(lessonId))?.mediaState !== 'done')
         // The theory came from elsewhere meanwhile (e.g. /api/update): still finish

@@ -9,6 +9,7 @@ import {
 import { generateQuiz } from '~/services/vendors/quiz-questions.server';
 import { publishChange } from '~/utils/changes.server';
 import { log } from '~/utils/logger.server';
+import { recordWritten } from '~/utils/metrics.server';
 import { errorMessage, reportProgress, waitOutRateLimit } from '~/queues/retry.server';
 import { describeAiFailure } from '~/services/vendors/ai.server';
 import { quizQueue } from '~/queues/quiz.server';
@@ -36,8 +37,10 @@ export async function processQuiz(job: Job, token?: string) {
       questionCount: quiz.questionCount,
       language: course.language,
     });
-    if (await storeQuizQuestions(quizId, questions))
+    if (await storeQuizQuestions(quizId, questions)) {
       log.info('quiz.stored', { jobId: job.id, quizId, courseId });
+      recordWritten('quiz');
+    }
     changed();
     await reportProgress(job, 100);
     return { quizId };

@@ -6,6 +6,7 @@ import { getSubscriptionByProviderId } from '~/models/subscriptions.server';
 import { getUserById } from '~/models/users.server';
 import { billingEventQueue } from '~/queues/billing-event.server';
 import { log } from '~/utils/logger.server';
+import { recordWebhook } from '~/utils/metrics.server';
 import { syncSubscription, type SyncOutcome } from './reconciliation.server';
 import { paymentFailedEmail } from '../email-templates.server';
 import { verifyPayPalWebhook } from '../vendors/paypal.server';
@@ -125,34 +126,63 @@ async function accept(
   return ok({ stored: true });
 }
 
-export async function receiveRazorpayWebhook(
-  body: string,
-  headers: Headers,
-): Promise<Result<{ stored: boolean }>> {
-  if (!verifyRazorpayWebhook(body, headers.get('x-razorpay-signature') ?? ''))
-    return fail('Invalid signature', 400);
-  const event = parseRazorpay(body, headers.get('x-razorpay-event-id'));
-  if (!event) return fail('Not a Razorpay event', 400);
-  return accept('razorpay', event);
+type Receive = (body: string, headers: Headers) => Promise<Result<{ stored: boolean }>>;
+
+/**
+ * A provider's webhooks counted by outcome for the metrics (ADR 0056): stored, duplicate (an
+ * event already stored), refused (a bad signature or body) or error (we could not take it now).
+ */
+function counted(provider: PaymentProvider, receive: Receive): Receive {
+  return async (body, headers) => {
+    const result = await receive(body, headers);
+    recordWebhook(
+      provider,
+      result.ok
+        ? result.value.stored
+          ? 'stored'
+          : 'duplicate'
+        : result.status >= 500
+          ? 'error'
+          : 'refused',
+    );
+    return result;
+  };
 }
 
-export async function receivePayPalWebhook(
-  body: string,
-  headers: Headers,
-): Promise<Result<{ stored: boolean }>> {
-  let genuine: boolean;
-  try {
-    genuine = await verifyPayPalWebhook(headers, body);
-  } catch (error) {
-    // PayPal could not be asked: answer 5xx so that PayPal delivers it again later.
-    log.warn('billing.webhook_verify_failed', { error });
-    return fail('Could not verify the webhook now', 503);
-  }
-  if (!genuine) return fail('Invalid signature', 400);
-  const event = parsePayPal(body);
-  if (!event) return fail('Not a PayPal event', 400);
-  return accept('paypal', event);
-}
+export const receiveRazorpayWebhook = counted(
+  'razorpay',
+  async function receiveRazorpay(
+    body: string,
+    headers: Headers,
+  ): Promise<Result<{ stored: boolean }>> {
+    if (!verifyRazorpayWebhook(body, headers.get('x-razorpay-signature') ?? ''))
+      return fail('Invalid signature', 400);
+    const event = parseRazorpay(body, headers.get('x-razorpay-event-id'));
+    if (!event) return fail('Not a Razorpay event', 400);
+    return accept('razorpay', event);
+  },
+);
+
+export const receivePayPalWebhook = counted(
+  'paypal',
+  async function receivePayPal(
+    body: string,
+    headers: Headers,
+  ): Promise<Result<{ stored: boolean }>> {
+    let genuine: boolean;
+    try {
+      genuine = await verifyPayPalWebhook(headers, body);
+    } catch (error) {
+      // PayPal could not be asked: answer 5xx so that PayPal delivers it again later.
+      log.warn('billing.webhook_verify_failed', { error });
+      return fail('Could not verify the webhook now', 503);
+    }
+    if (!genuine) return fail('Invalid signature', 400);
+    const event = parsePayPal(body);
+    if (!event) return fail('Not a PayPal event', 400);
+    return accept('paypal', event);
+  },
+);
 
 /** The job of one stored event: bring the subscription to the provider's state; tell about failed charges. */
 export async function applyBillingEvent(eventRowId: number): Promise<SyncOutcome | 'gone'> {

@@ -4,6 +4,7 @@ import { APIError } from '@anthropic-ai/sdk/error';
 import { env } from '~/utils/env.server';
 import { failureFromStatus, type AiProvider, type AiTextRequest } from './ai-provider.server';
 import { modelFor } from './ai-models.server';
+import { recordAiTokens } from '~/utils/metrics.server';
 
 /**
  * The Anthropic Messages API through its official SDK. The SDK's own retries are off: the caller
@@ -38,6 +39,16 @@ function params(request: AiTextRequest) {
   };
 }
 
+/** The tokens the provider counted, for the metrics (ADR 0056). */
+function countTokens(model: string, message: Anthropic.Message) {
+  recordAiTokens(
+    'anthropic',
+    model,
+    message.usage?.input_tokens ?? 0,
+    message.usage?.output_tokens ?? 0,
+  );
+}
+
 function textOf(message: Anthropic.Message): string {
   return message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 }
@@ -46,9 +57,10 @@ export const anthropicProvider: AiProvider = {
   name: 'anthropic',
 
   async text(request) {
-    return textOf(
-      await (await anthropic()).messages.create(params(request), { signal: request.signal }),
-    );
+    const body = params(request);
+    const message = await (await anthropic()).messages.create(body, { signal: request.signal });
+    countTokens(body.model, message);
+    return textOf(message);
   },
 
   async streamText(request, onText) {
@@ -82,6 +94,7 @@ export const anthropicProvider: AiProvider = {
       },
       { signal: request.signal },
     );
+    countTokens(params(request).model, message);
     const toolUse = message.content.find((block) => block.type === 'tool_use');
     return toolUse ? toolUse.input : textOf(message);
   },

@@ -4,6 +4,7 @@ import { APIError } from 'openai/error';
 import { env } from '~/utils/env.server';
 import { failureFromStatus, type AiProvider, type AiTextRequest } from './ai-provider.server';
 import { modelFor } from './ai-models.server';
+import { recordAiTokens } from '~/utils/metrics.server';
 
 /**
  * The Chat Completions API through the official `openai` SDK: OpenAI itself, or any server that
@@ -64,6 +65,21 @@ function parseArguments(text: string): unknown {
   }
 }
 
+/** The tokens the provider counted, for the metrics (ADR 0056). */
+function countTokens(
+  request: AiTextRequest,
+  completion: {
+    usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  },
+) {
+  recordAiTokens(
+    'openai',
+    params(request).model,
+    completion.usage?.prompt_tokens ?? 0,
+    completion.usage?.completion_tokens ?? 0,
+  );
+}
+
 export const openaiProvider: AiProvider = {
   name: 'openai',
 
@@ -73,6 +89,7 @@ export const openaiProvider: AiProvider = {
     ).chat.completions.create(params(request), {
       signal: request.signal,
     });
+    countTokens(request, completion);
     return completion.choices[0]?.message.content ?? '';
   },
 
@@ -111,6 +128,7 @@ export const openaiProvider: AiProvider = {
       },
       { signal: request.signal },
     );
+    countTokens(request, completion);
     const message = completion.choices[0]?.message;
     const call = message?.tool_calls?.find(
       (candidate) => candidate.type === 'function' && candidate.function.name === request.tool.name,

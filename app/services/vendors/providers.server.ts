@@ -1,6 +1,8 @@
 import { env } from '~/utils/env.server';
 import { AiRateLimited, pauseAiCalls, takeAiBudget } from '~/utils/ai-rate-limit.server';
-import type { AiProvider } from './ai-provider.server';
+import { recordAiCall } from '~/utils/metrics.server';
+import type { AiProvider, AiTextRequest } from './ai-provider.server';
+import { modelFor } from './ai-models.server';
 import { anthropicProvider } from './anthropic-provider.server';
 import { openaiProvider } from './openai-provider.server';
 
@@ -17,12 +19,24 @@ const sharedBudget: AiBudget = { take: takeAiBudget, pause: pauseAiCalls };
  * kind read as `rateLimited` failures, which a job waits out without using a try.
  */
 export function withAiBudget(provider: AiProvider, budget: AiBudget = sharedBudget): AiProvider {
-  async function call<T>(run: () => Promise<T>): Promise<T> {
+  async function call<T>(request: AiTextRequest, run: () => Promise<T>): Promise<T> {
     await budget.take();
+    const started = performance.now();
+    const record = (outcome: 'ok' | 'rate_limited' | 'failed') =>
+      recordAiCall({
+        provider: provider.name,
+        model: modelOf(provider.name, request),
+        purpose: request.purpose,
+        outcome,
+        seconds: (performance.now() - started) / 1000,
+      });
     try {
-      return await run();
+      const answer = await run();
+      record('ok');
+      return answer;
     } catch (error) {
       const failure = provider.describeFailure(error);
+      record(failure?.rateLimited ? 'rate_limited' : 'failed');
       if (failure?.rateLimited && failure.retryAfterMs !== undefined)
         await budget.pause(failure.retryAfterMs);
       throw error;
@@ -30,15 +44,21 @@ export function withAiBudget(provider: AiProvider, budget: AiBudget = sharedBudg
   }
   return {
     name: provider.name,
-    text: (request) => call(() => provider.text(request)),
-    streamText: (request, onText) => call(() => provider.streamText(request, onText)),
-    callTool: (request) => call(() => provider.callTool(request)),
+    text: (request) => call(request, () => provider.text(request)),
+    streamText: (request, onText) => call(request, () => provider.streamText(request, onText)),
+    callTool: (request) => call(request, () => provider.callTool(request)),
     describeFailure(error) {
       if (error instanceof AiRateLimited)
         return { kind: 'transient', retryAfterMs: error.retryAfterMs, rateLimited: true };
       return provider.describeFailure(error);
     },
   };
+}
+
+/** The model a call goes to, for the metrics' `model` label (ADR 0056). */
+function modelOf(providerName: string, request: Pick<AiTextRequest, 'purpose'>): string {
+  const { OPENAI_MODEL, ANTHROPIC_MODEL } = env();
+  return modelFor(request.purpose, providerName === 'openai' ? OPENAI_MODEL : ANTHROPIC_MODEL);
 }
 
 const budgeted = new Map<AiProvider, AiProvider>();
