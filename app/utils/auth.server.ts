@@ -4,7 +4,7 @@ import { isAdmin, type User } from '~/models/users.server';
 import { userOfApiToken } from '~/models/api-tokens.server';
 import { secureCookies } from './cookies.server';
 import { safeRedirect } from './redirect';
-import { withCookies } from './responses.server';
+import { apiError, withCookies } from './responses.server';
 import type { RequestLike } from './json-route.server';
 import { toastHeader } from './toast.server';
 import { database, preparedQuery, tables } from './database.server';
@@ -163,22 +163,26 @@ export async function requireApiUser(
   if (token !== undefined) {
     const user = token ? await userOfApiToken(token) : null;
     if (!user)
-      throw Response.json(
-        { success: false, message: INVALID_TOKEN_MESSAGE },
-        { status: 401, headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } },
-      );
+      throw apiError(401, INVALID_TOKEN_MESSAGE, {
+        code: 'invalid_token',
+        headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+      });
     return user;
   }
   const user = await getSessionUser(request, context);
-  if (!user) throw Response.json({ success: false, message: SIGN_IN_MESSAGE }, { status: 401 });
+  // RFC 6750 §3: a request without credentials is told the scheme, without an error code.
+  if (!user)
+    throw apiError(401, SIGN_IN_MESSAGE, {
+      code: 'authentication_required',
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    });
   return user;
 }
 
 /** For admin /api routes: an admin's session or an admin's own API token (403 for a member's). */
 export async function requireApiAdmin(request: Request): Promise<User> {
   const user = await requireApiUser(request);
-  if (!isAdmin(user))
-    throw Response.json({ success: false, message: 'Admins only' }, { status: 403 });
+  if (!isAdmin(user)) throw apiError(403, 'Admins only', { code: 'forbidden' });
   return user;
 }
 

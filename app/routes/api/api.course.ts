@@ -10,15 +10,16 @@ import { getCourseForUser } from '~/models/courses.server';
 import { createCourseFromContent } from '~/services/course-generation.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody } from '~/utils/validation.server';
-import { failureJson, guardApi } from '~/utils/responses.server';
+import { apiError, failureJson, guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';
+import { withAbsoluteImages } from '~/api/absolute-images.server';
 import { MAX_COURSE_BODY_BYTES } from '~/domain/content-limits';
 import type { RouteBodyLimit } from '~/load-context';
 
 /** A whole course, as JSON (server/body-limit.ts). */
 export const bodyLimit: RouteBodyLimit = { bytes: MAX_COURSE_BODY_BYTES };
 
-const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
+const notFound = () => apiError(404, 'Not Found');
 
 /** GET /api/course?courseId=: one of the caller's courses as a course record, with its content. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -31,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (!course) return notFound();
     return apiJson(API.course, 200, {
       success: true,
-      course: await courseRecord(course, await courseContent(course)),
+      course: withAbsoluteImages(await courseRecord(course, await courseContent(course)), request),
     });
   });
 }
@@ -46,10 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await requireApiUser(request);
     const body = await requireValidBody(request, API.createCourse.body);
     if (body.user && body.user !== user.id)
-      return Response.json(
-        { success: false, message: 'You can only create courses for yourself' },
-        { status: 403 },
-      );
+      return apiError(403, 'You can only create courses for yourself', { param: 'user' });
     const refused = await contentWriteRefusal(user.id);
     if (refused) return failureJson(refused);
     const topics = await parseContent(body.content);

@@ -5,6 +5,7 @@ import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';
+import { absoluteUrl } from '~/utils/public-url.server';
 
 /** POST /api/image { prompt }: the best photo's url (empty when none), with its credit. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -16,7 +17,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const image = await searchImage(prompt);
       return apiJson(API.image, 200, {
         success: true,
-        url: image?.url ?? '',
+        url: image ? absoluteUrl(image.url, request) : '',
         credit: image?.credit ?? null,
       });
     } catch {

@@ -3,7 +3,7 @@ import { getOutlineForUser, outlineStatus } from '~/models/outlines.server';
 import { startCourse } from '~/services/course-generation.server';
 import { rewriteOutlineOf, saveOutlineOf } from '~/services/outline-authoring.server';
 import { requireApiUser } from '~/utils/auth.server';
-import { failureJson, guardApi } from '~/utils/responses.server';
+import { apiError, failureJson, guardApi } from '~/utils/responses.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { API, apiJson } from '~/api/contract.server';
 
@@ -15,7 +15,7 @@ import { API, apiJson } from '~/api/contract.server';
  * course from the outline as it stands (`generate: true`, answering `courseId`). Another
  * member's outline: 404.
  */
-const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
+const notFound = () => apiError(404, 'Not Found');
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return guardApi('outline.loader', async () => {
@@ -28,7 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return guardApi('outline.action', async () => {
-    if (request.method !== 'POST') return new Response(null, { status: 405 });
+    if (request.method !== 'POST')
+      return apiError(405, 'Method Not Allowed', { headers: { Allow: 'GET, HEAD, POST' } });
     const user = await requireApiUser(request);
     const outlineId = params.outlineId ?? '';
     if (!(await getOutlineForUser(outlineId, user.id))) return notFound();

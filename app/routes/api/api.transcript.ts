@@ -1,9 +1,9 @@
+import { apiError, guardApi } from '~/utils/responses.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { fetchTranscript } from '~/services/vendors/media.server';
 import { requireAiAllowance } from '~/services/ai-allowance.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody } from '~/utils/validation.server';
-import { guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';
 
 export const NO_TRANSCRIPT_MESSAGE = 'No transcript is available for this video';
@@ -21,7 +21,7 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       return apiJson(API.transcript, 200, { success: true, url: await fetchTranscript(prompt) });
     } catch {
-      return Response.json({ success: false, message: NO_TRANSCRIPT_MESSAGE }, { status: 404 });
+      return apiError(404, NO_TRANSCRIPT_MESSAGE);
     }
   });
 }
