@@ -1,3 +1,4 @@
+import type { AppLoadContext } from '@remix-run/node';
 import { memberType } from '~/domain/plans';
 import type { Page, PageRequest } from '~/models/admin.server';
 import type { Plan } from '../../db/schema';
@@ -22,9 +23,9 @@ export function adminListRoute<O extends ApiOperation, T>(
   shape: (row: T) => RowOf<O> | Promise<RowOf<O>>,
 ) {
   const name = operation.path.slice('/api/'.length);
-  return ({ request }: { request: Request }) =>
+  return ({ request, context }: { request: Request; context?: AppLoadContext }) =>
     guardApi(name, async () => {
-      await requireApiAdmin(request);
+      await requireApiAdmin(request, context);
       const url = new URL(request.url);
       if (operation.query) requireValidQuery(url, operation.query);
       const paging = pageRequest(url, sorts, sorts[sorts.length - 1]!);

@@ -91,7 +91,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   410: 'Removed on purpose (`gone`)',
   413: 'The body is larger than this operation takes (`body_too_large`)',
   422: 'The Idempotency-Key was used before with another body (`idempotency_key_reused`)',
-  429: 'A rate limit or the hourly AI allowance (`rate_limited`): wait `Retry-After` seconds',
+  429: 'A rate limit, the hourly AI allowance, or too many failed authentications (`rate_limited`): wait `Retry-After` seconds',
   500: 'The server failed (`internal_error`)',
   502: 'A vendor (AI, payments, email) failed (`service_unavailable`): try again later',
   503: 'Busy, or a vendor not set up (`server_busy`, `service_unavailable`): try again after `Retry-After`',
@@ -108,7 +108,8 @@ export function errorStatuses(operation: ApiOperation): ErrorStatus[] {
   if (operation.audience !== 'anyone') statuses.add(401);
   if (operation.audience === 'admin') statuses.add(403);
   if (post) statuses.add(413);
-  if (operation.limited) statuses.add(429);
+  // Limited routes, and failed authentication on any signed-in one.
+  if (operation.limited || operation.audience !== 'anyone') statuses.add(429);
   statuses.add(500);
   statuses.add(503);
   return [...statuses].sort((a, b) => a - b);

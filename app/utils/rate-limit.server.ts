@@ -5,6 +5,7 @@ import { failureJson } from './responses.server';
 import type { AppLoadContext } from '@remix-run/node';
 import { env } from './env.server';
 import { log } from './logger.server';
+import { noteCountedLimit } from './rate-limit-headers.server';
 import { producerRedis, waitForRedis } from './redis.server';
 
 export interface RateLimit {
@@ -97,11 +98,19 @@ export async function hit(limit: RateLimit, key: string, cost = 1): Promise<Rate
   await redisUnlessAway();
   noteWhereCounted(limit);
   const limiter = limiterFor(limit);
+  const noted = (result: RateLimitResult) => {
+    noteCountedLimit(limit.name, {
+      max: limit.max,
+      consumed: result.consumed,
+      resetSeconds: result.retryAfterSeconds,
+    });
+    return result;
+  };
   try {
-    if (cost < 0) return resultOf(await limiter.reward(key, -cost), true);
-    return resultOf(await limiter.consume(key, cost), true);
+    if (cost < 0) return noted(resultOf(await limiter.reward(key, -cost), true));
+    return noted(resultOf(await limiter.consume(key, cost), true));
   } catch (refused) {
-    if (refused instanceof RateLimiterRes) return resultOf(refused, false);
+    if (refused instanceof RateLimiterRes) return noted(resultOf(refused, false));
     // Neither Redis nor memory could count (never expected): let the request through, loudly.
     log.error('ratelimit.failed', { limit: limit.name, error: refused });
     return { allowed: true, retryAfterSeconds: 0, consumed: 0 };

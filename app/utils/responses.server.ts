@@ -1,6 +1,7 @@
 import { data } from '@remix-run/node';
 import { isDatabaseBusy } from './database.server';
 import { log } from './logger.server';
+import { rateLimitHeaders, withCountedLimits } from './rate-limit-headers.server';
 import { errorBody, type ErrorCode } from '~/domain/api-errors';
 import type { Failure } from '~/domain/result';
 
@@ -42,8 +43,23 @@ export async function guardForm<T>(name: string, run: () => Promise<T>) {
   }
 }
 
-/** The same for `/api` routes: an unexpected failure is a JSON 500 with the message, never a stack. */
+/**
+ * The same for `/api` routes: an unexpected failure is a JSON 500 with the message, never a
+ * stack. Every answer, a thrown one too, carries the RateLimit-* headers of the tightest limit
+ * the request counted (rate-limit-headers.server.ts).
+ */
 export async function guardApi(name: string, run: () => Promise<Response>): Promise<Response> {
+  const { value: response, counted } = await withCountedLimits(() => answerOrFailure(name, run));
+  try {
+    for (const [header, value] of Object.entries(rateLimitHeaders(counted)))
+      if (!response.headers.has(header)) response.headers.set(header, value);
+  } catch {
+    // A response with immutable headers (a redirect) goes out as it is.
+  }
+  return response;
+}
+
+async function answerOrFailure(name: string, run: () => Promise<Response>): Promise<Response> {
   try {
     return await run();
   } catch (error) {

@@ -1,12 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { post, get, settle, uniqueEmail } from '../support/account-routes';
+import { post, get, settle, uniqueEmail, uniqueIp } from '../support/account-routes';
 import { createUser } from '~/models/users.server';
+import * as apiContact from '~/routes/api/api.contact';
 import * as apiCourse from '~/routes/api/api.course';
+import * as apiCourses from '~/routes/api/api.courses';
 import * as apiGetUsers from '~/routes/api/api.getusers';
 import * as apiPrompt from '~/routes/api/api.prompt';
 import * as apiSignin from '~/routes/api/api.signin';
-import { createSession } from '~/utils/auth.server';
+import { createSession, FAILED_AUTH_LIMITS } from '~/utils/auth.server';
+import { insertApiToken } from '~/models/api-tokens.server';
 import { database, tables } from '~/utils/database.server';
 
 /**
@@ -132,5 +135,62 @@ describe('the admin lists', () => {
     expect(link).toContain('</api/getusers?page=1&pageSize=1&q=>; rel="prev"');
     expect(link).toContain('</api/getusers?page=3&pageSize=1&q=>; rel="next"');
     expect(link).toMatch(/rel="last"$/);
+  });
+});
+
+/** GET /api/courses with a bearer token from `ip`. */
+function listWith(token: string, ip: string) {
+  const request = new Request('http://localhost/api/courses', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return read(apiCourses.loader({ request, params: {}, context: { clientIp: ip } }));
+}
+
+describe('failed authentication', () => {
+  it('is throttled per address: 429 with Retry-After, while a valid token still works', async () => {
+    const ip = uniqueIp();
+    const statuses: number[] = [];
+    for (let i = 0; i <= FAILED_AUTH_LIMITS.ip.max; i += 1)
+      statuses.push((await listWith(`cgk_guess${i}_${uniqueIp()}`, ip)).status);
+    expect(statuses.slice(0, FAILED_AUTH_LIMITS.ip.max).every((s) => s === 401)).toBe(true);
+    const refused = await listWith('cgk_one_more_guess', ip);
+    expect(refused).toMatchObject({ status: 429, body: { code: 'rate_limited' } });
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
+    // No credentials at all count too (the original client retrying without a token).
+    expect(
+      (await read(post(apiPrompt.action, '/api/prompt', { prompt: 'x' }, { ip }))).status,
+    ).toBe(429);
+    const { user } = await member();
+    const { token } = (await insertApiToken(user.id, 'throttled address'))!;
+    expect((await listWith(token, ip)).status).toBe(200);
+  });
+
+  it('is throttled per token prefix, whatever the address', async () => {
+    const revoked = 'cgk_samePrefix_';
+    const statuses: number[] = [];
+    for (let i = 0; i <= FAILED_AUTH_LIMITS.token.max; i += 1)
+      statuses.push((await listWith(`${revoked}${i}`, uniqueIp())).status);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(FAILED_AUTH_LIMITS.token.max);
+  });
+});
+
+describe('a limited route', () => {
+  it('says where its client stands: RateLimit-Limit, -Remaining and -Reset', async () => {
+    const ip = uniqueIp();
+    const body = {
+      fname: 'Ada',
+      lname: 'Lovelace',
+      email: 'ada@example.com',
+      phone: '5550100',
+      msg: 'Hello',
+    };
+    const first = await read(post(apiContact.action, '/api/contact', body, { ip }));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('RateLimit-Limit')).toBe('5');
+    expect(first.headers.get('RateLimit-Remaining')).toBe('4');
+    expect(Number(first.headers.get('RateLimit-Reset'))).toBeGreaterThan(0);
+    const second = await read(post(apiContact.action, '/api/contact', body, { ip }));
+    expect(second.headers.get('RateLimit-Remaining')).toBe('3');
   });
 });

@@ -22,9 +22,9 @@ export const bodyLimit: RouteBodyLimit = { bytes: MAX_COURSE_BODY_BYTES };
 const notFound = () => apiError(404, 'Not Found');
 
 /** GET /api/course?courseId=: one of the caller's courses as a course record, with its content. */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   return guardApi('course.loader', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const course = await getCourseForUser(
       new URL(request.url).searchParams.get('courseId') ?? '',
       user.id,
@@ -42,9 +42,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * the caller (a `user` other than the caller is refused); lessons without
  * theory are generated in the background.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('course.action', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const body = await requireValidBody(request, API.createCourse.body);
     if (body.user && body.user !== user.id)
       return apiError(403, 'You can only create courses for yourself', { param: 'user' });

@@ -8,9 +8,9 @@ import { apiUser } from '~/api/admin-lists.server';
 import { API, apiJson } from '~/api/contract.server';
 
 /** GET /api/getadmins -> {admins, users}: every admin ('no' = removable) and a page of members. */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   return guardApi('getadmins', async () => {
-    await requireApiAdmin(request);
+    await requireApiAdmin(request, context);
     const url = new URL(request.url);
     requireValidQuery(url, API.getadmins.query);
     const users = await listUsers(pageRequest(url, ['email', 'name', 'created'], 'created'));

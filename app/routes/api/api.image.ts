@@ -8,9 +8,9 @@ import { API, apiJson } from '~/api/contract.server';
 import { absoluteUrl } from '~/utils/public-url.server';
 
 /** POST /api/image { prompt }: the best photo's url (empty when none), with its credit. */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('image', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const { prompt } = await requireValidBody(request, API.image.body);
     await requireAiAllowance(user);
     try {

@@ -17,20 +17,20 @@ import { API, apiJson } from '~/api/contract.server';
  */
 const notFound = () => apiError(404, 'Not Found');
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return guardApi('outline.loader', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const outline = await getOutlineForUser(params.outlineId ?? '', user.id);
     if (!outline) return notFound();
     return apiJson(API.outline, 200, { success: true, outline: await outlineStatus(outline) });
   });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   return guardApi('outline.action', async () => {
     if (request.method !== 'POST')
       return apiError(405, 'Method Not Allowed', { headers: { Allow: 'GET, HEAD, POST' } });
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const outlineId = params.outlineId ?? '';
     if (!(await getOutlineForUser(outlineId, user.id))) return notFound();
     const body = await requireValidBody(request, API.editOutline.body);

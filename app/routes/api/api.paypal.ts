@@ -14,9 +14,9 @@ import { payPalCreated } from '~/api/provider-objects.server';
  * {success, id, status, links}: starts a PayPal subscription for the caller; the member
  * approves it at the `rel: approve` link. Any brand, admin or user sent is ignored.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('paypal', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     return apiAction(
       request,
       {

@@ -14,9 +14,9 @@ import { asRazorpaySubscription } from '~/api/provider-objects.server';
  * `short_url` to pay at and its `id` for /api/razorapypending), as the spec's clients read it.
  * The structured fields of /api/paypal are taken too; the member's name fills what is missing.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('razorpaycreate', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     return apiAction(
       request,
       {

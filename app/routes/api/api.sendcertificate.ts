@@ -10,9 +10,9 @@ import { API, apiJson } from '~/api/contract.server';
  * course (the one named, else the one finished last), rendered on the server, to the caller's
  * own address. Any html or email a client sends is ignored.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('sendcertificate', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const { courseId } = await requireValidBody(request, API.sendcertificate.body);
     const result = await sendCertificate(user.id, courseId);
     if (!result.ok) return failureJson(result);

@@ -13,9 +13,9 @@ export const NO_TRANSCRIPT_MESSAGE = 'No transcript is available for this video'
  * the list of items with their text. When none can be had, a 404 tells the client to use a
  * plain explanation instead (the product's fallback).
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('transcript', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const { prompt } = await requireValidBody(request, API.transcript.body);
     await requireAiAllowance(user);
     try {

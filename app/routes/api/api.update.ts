@@ -17,9 +17,9 @@ import type { RouteBodyLimit } from '~/load-context';
 export const bodyLimit: RouteBodyLimit = { bytes: MAX_COURSE_BODY_BYTES };
 
 /** POST /api/update { content, courseId }: done marks (and any content given), lesson by lesson. */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('update', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const body = await requireValidBody(request, API.update.body);
     const course = await getCourseForUser(body.courseId, user.id);
     if (!course) return apiError(404, 'Not Found', { param: 'courseId' });
