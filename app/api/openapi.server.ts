@@ -47,10 +47,20 @@ function parametersIn(where: 'query' | 'path', object: z.ZodObject | undefined) 
   }));
 }
 
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Any unique string up to 255 characters (a UUID): a retry with the same key and body answers the first answer again (`Idempotent-Replayed: true`) instead of doing it twice; kept 24 hours per member. The same key with another body: 422; while the first still runs: 409 after a wait.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
 function parameters(operation: ApiOperation) {
   const all = [
     ...parametersIn('path', operation.params),
     ...parametersIn('query', operation.query),
+    ...(operation.idempotent ? [IDEMPOTENCY_KEY] : []),
   ];
   return all.length > 0 ? all : undefined;
 }
@@ -108,6 +118,10 @@ export function errorStatuses(operation: ApiOperation): ErrorStatus[] {
   if (operation.audience !== 'anyone') statuses.add(401);
   if (operation.audience === 'admin') statuses.add(403);
   if (post) statuses.add(413);
+  if (operation.idempotent) {
+    statuses.add(409);
+    statuses.add(422);
+  }
   // Limited routes, and failed authentication on any signed-in one.
   if (operation.limited || operation.audience !== 'anyone') statuses.add(429);
   statuses.add(500);

@@ -40,6 +40,7 @@ export const billingOperations = {
       'The member approves it at the `rel: approve` link. brand, admin and user are ignored.',
     tag: 'Billing',
     audience: 'member',
+    idempotent: true,
     errors: [403, 404, 409, 410, 422, 502],
     body: z
       .object({ planId: requiredText(64), ...customerFields })
@@ -65,6 +66,7 @@ export const billingOperations = {
       'Answers Razorpay’s subscription entity: the member pays at `short_url`, then `/api/razorapypending` with its `id`. `plan` is the plan’s name, id or Razorpay plan id.',
     tag: 'Billing',
     audience: 'member',
+    idempotent: true,
     errors: [403, 404, 409, 410, 422, 502],
     body: z.object({
       plan: requiredText(64),

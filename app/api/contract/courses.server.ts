@@ -160,6 +160,7 @@ export const courseOperations = {
       'Does what the /topics page does, in this order: saves `topics` (held to the plan’s limits: 403 beyond them, 400 for anything else wrong), asks for a rewrite with `instruction` (one call of the AI allowance: 429 once it is spent), and makes the course from the outline as it then stands (`generate: true`, answering `courseId`). An outline not written yet, being rewritten or already made into a course does not change (409). Another member’s outline is a 404.',
     tag: 'Courses',
     audience: 'member',
+    idempotent: true,
     errors: [403, 404, 409, 422],
     limited: true,
     params: outlineParams,
@@ -195,6 +196,7 @@ export const courseOperations = {
       'Stored for the caller (a `user` naming anyone else is refused). Lessons without theory are written in the background, one call of the AI allowance each; the card photo is found like on /create.',
     tag: 'Courses',
     audience: 'member',
+    idempotent: true,
     errors: [403, 409, 422],
     limited: true,
     body: z.object({

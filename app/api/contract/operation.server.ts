@@ -40,6 +40,8 @@ export interface ApiOperation<R extends Record<number, ResponseDoc> = Record<num
    * `limited`, 500 and 503): 403 for another member's row, 404, 409, 410, 502...
    */
   errors?: readonly ErrorStatus[];
+  /** A creating POST that takes `Idempotency-Key` (app/utils/idempotency.server.ts). */
+  idempotent?: boolean;
   /** Counted by a rate limit or the AI allowance: 429 with Retry-After, and RateLimit-* headers. */
   limited?: boolean;
 }

@@ -12,6 +12,7 @@ import { requireApiUser } from '~/utils/auth.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { apiError, failureJson, guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';
+import { idempotent } from '~/utils/idempotency.server';
 import { withAbsoluteImages } from '~/api/absolute-images.server';
 import { MAX_COURSE_BODY_BYTES } from '~/domain/content-limits';
 import type { RouteBodyLimit } from '~/load-context';
@@ -45,25 +46,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('course.action', async () => {
     const user = await requireApiUser(request, context);
-    const body = await requireValidBody(request, API.createCourse.body);
-    if (body.user && body.user !== user.id)
-      return apiError(403, 'You can only create courses for yourself', { param: 'user' });
-    const refused = await contentWriteRefusal(user.id);
-    if (refused) return failureJson(refused);
-    const topics = await parseContent(body.content);
-    if (!topics.ok) return failureJson(topics);
-    const created = await createCourseFromContent(user, {
-      mainTopic: body.mainTopic,
-      type: body.type,
-      language: body.language,
-      topics: contentToTopics(topics.value),
-    });
-    if (!created.ok) return failureJson(created);
-    return apiJson(API.createCourse, 200, {
-      success: true,
-      message: 'Course created successfully',
-      courseId: created.value,
-      completed: false,
+    return idempotent(request, user.id, async () => {
+      const body = await requireValidBody(request, API.createCourse.body);
+      if (body.user && body.user !== user.id)
+        return apiError(403, 'You can only create courses for yourself', { param: 'user' });
+      const refused = await contentWriteRefusal(user.id);
+      if (refused) return failureJson(refused);
+      const topics = await parseContent(body.content);
+      if (!topics.ok) return failureJson(topics);
+      const created = await createCourseFromContent(user, {
+        mainTopic: body.mainTopic,
+        type: body.type,
+        language: body.language,
+        topics: contentToTopics(topics.value),
+      });
+      if (!created.ok) return failureJson(created);
+      return apiJson(API.createCourse, 200, {
+        success: true,
+        message: 'Course created successfully',
+        courseId: created.value,
+        completed: false,
+      });
     });
   });
 }

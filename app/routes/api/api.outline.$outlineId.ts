@@ -6,6 +6,7 @@ import { requireApiUser } from '~/utils/auth.server';
 import { apiError, failureJson, guardApi } from '~/utils/responses.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { API, apiJson } from '~/api/contract.server';
+import { idempotent } from '~/utils/idempotency.server';
 
 /**
  * The outline of /topics for API clients (ADR 0032). GET answers it as the page shows it;
@@ -31,28 +32,30 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== 'POST')
       return apiError(405, 'Method Not Allowed', { headers: { Allow: 'GET, HEAD, POST' } });
     const user = await requireApiUser(request, context);
-    const outlineId = params.outlineId ?? '';
-    if (!(await getOutlineForUser(outlineId, user.id))) return notFound();
-    const body = await requireValidBody(request, API.editOutline.body);
-    if (body.topics) {
-      const saved = await saveOutlineOf(user, outlineId, body.topics);
-      if (!saved.ok) return failureJson(saved);
-    }
-    if (body.instruction) {
-      const asked = await rewriteOutlineOf(user, outlineId, body.instruction);
-      if (!asked.ok) return failureJson(asked);
-    }
-    let courseId: string | undefined;
-    if (body.generate) {
-      const started = await startCourse(user, outlineId);
-      if (!started.ok) return failureJson(started);
-      courseId = started.value;
-    }
-    const outline = await outlineStatus((await getOutlineForUser(outlineId, user.id))!);
-    return apiJson(API.editOutline, 200, {
-      success: true,
-      outline,
-      ...(courseId ? { courseId } : {}),
+    return idempotent(request, user.id, async () => {
+      const outlineId = params.outlineId ?? '';
+      if (!(await getOutlineForUser(outlineId, user.id))) return notFound();
+      const body = await requireValidBody(request, API.editOutline.body);
+      if (body.topics) {
+        const saved = await saveOutlineOf(user, outlineId, body.topics);
+        if (!saved.ok) return failureJson(saved);
+      }
+      if (body.instruction) {
+        const asked = await rewriteOutlineOf(user, outlineId, body.instruction);
+        if (!asked.ok) return failureJson(asked);
+      }
+      let courseId: string | undefined;
+      if (body.generate) {
+        const started = await startCourse(user, outlineId);
+        if (!started.ok) return failureJson(started);
+        courseId = started.value;
+      }
+      const outline = await outlineStatus((await getOutlineForUser(outlineId, user.id))!);
+      return apiJson(API.editOutline, 200, {
+        success: true,
+        outline,
+        ...(courseId ? { courseId } : {}),
+      });
     });
   });
 }
