@@ -9,7 +9,7 @@ import { LANGUAGE_PHRASES, type LanguagePhrases } from './language-phrases';
  * transcript). Each vendor's mock (`anthropic.ts`, ...) wraps these answers in its
  * own format, so every provider writes the same demo course.
  */
-const OUTLINE_TOOL = 'course_outline';
+export const OUTLINE_TOOL = 'course_outline';
 
 function field(prompt: string, label: string): string | undefined {
   const match = new RegExp(`^${label}:[ \\t]*(.*)$`, 'im').exec(prompt);
@@ -97,8 +97,22 @@ function localizedOutline(
   });
 }
 
+/**
+ * The main topic of an API client's own outline prompt, which has no `Main topic:` line: the
+ * original client asks "…for main title rust, everything in single line… in this format
+ * {"rust": [...]}" and reads the outline under that key, so the key it names comes first.
+ */
+export function clientMainTopic(prompt: string): string | undefined {
+  const key = /format[^{]*\{\s*"([^"]{1,200})"\s*:/i.exec(prompt)?.[1];
+  const title = /\bmain (?:title|topic)\s*(?:is|:)?\s*"?([^",.\n]{1,200})/i.exec(prompt)?.[1];
+  return (key ?? title)?.trim() || undefined;
+}
+
 function outlineAnswer(prompt: string, malformedTry: number | undefined): Record<string, unknown> {
-  const main = field(prompt, 'Main topic') ?? prompt.replace(/\s+/g, ' ').slice(0, 60).trim();
+  const main =
+    field(prompt, 'Main topic') ??
+    clientMainTopic(prompt) ??
+    prompt.replace(/\s+/g, ' ').slice(0, 60).trim();
   const key = main.toLowerCase();
   if (malformedTry !== undefined) {
     const broken = [
@@ -108,7 +122,10 @@ function outlineAnswer(prompt: string, malformedTry: number | undefined): Record
     ];
     return broken[(malformedTry - 1) % broken.length]!;
   }
-  const count = Number(field(prompt, 'Number of topics') ?? 5) || 5;
+  const count =
+    Number(
+      field(prompt, 'Number of topics') ?? /\bstrict (\d{1,2}) topics\b/i.exec(prompt)?.[1] ?? 5,
+    ) || 5;
   const memberTopics = (field(prompt, 'Topics to include') ?? '')
     .split(';')
     .map((topic) => topic.trim())

@@ -30,6 +30,9 @@ describe('apiMethodGuard', () => {
 
   it('answers an unknown API path 404 and a method the route lacks 405 with Allow', () => {
     expect(refuse('GET', '/api/nope')).toEqual({ status: 404, message: 'Not Found' });
+    // `/api` itself is the API's too: JSON, not the HTML not-found page.
+    expect(refuse('GET', '/api')).toEqual({ status: 404, message: 'Not Found' });
+    expect(refuse('GET', '/apix')).toBeNull();
     expect(refuse('GET', '/api/prompt')).toEqual({
       status: 405,
       allow: 'POST',

@@ -35,7 +35,8 @@ export function apiMethodGuard(build: Pick<ServerBuild, 'routes'>) {
   }
 
   return function refuse(method: string, path: string): ApiMethodRefusal | null {
-    if (!path.startsWith('/api/')) return null;
+    // `/api` itself too: an API client's typo gets JSON, not the HTML not-found page.
+    if (path !== '/api' && !path.startsWith('/api/')) return null;
     const trimmed = path.replace(/\/+$/, '');
     const route =
       methods.get(trimmed) ?? patterns.find(({ pattern }) => pattern.test(trimmed))?.methods;

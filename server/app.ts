@@ -12,8 +12,10 @@ import { corsPolicy } from './cors';
 import { malformedRequest } from './malformed-request';
 import { metricsEndpoint } from './metrics-endpoint';
 import { routeTemplates } from './route-template';
+import { requestOriginOf } from './origin';
 import { responsePolicy, type TrustProxy } from './response-policy';
 import { writeTurns } from './write-turns';
+import { errorJson } from './json-error';
 
 /** A refused body up to this size is read and dropped, so that its sender reads the refusal. */
 const DRAIN_LIMIT = 16 * 1024 * 1024;
@@ -86,13 +88,17 @@ export async function createWebServer(options: WebServerOptions) {
     next();
   });
   app.use((req, res, next) => {
-    const origin = req.get('origin');
+    const origin = requestOriginOf({
+      origin: req.get('origin'),
+      'sec-fetch-site': req.get('sec-fetch-site'),
+      referer: req.get('referer'),
+    });
     const ownOrigins = () => [appOrigin, `${req.protocol}://${req.get('host')}`];
     const crossOrigin = cors.check(req.method, req.path, origin, ownOrigins);
     if (crossOrigin.kind === 'preflight')
       return void res.status(204).set(crossOrigin.headers).end();
     if (crossOrigin.kind === 'refuse') {
-      res.status(403).json({ success: false, message: crossOrigin.message });
+      res.status(403).type('json').send(errorJson(crossOrigin.message, 'cross_site_request'));
       return;
     }
     next();
@@ -122,7 +128,10 @@ export async function createWebServer(options: WebServerOptions) {
         req.method = 'GET';
         return next();
       }
-      res.status(size.status).json({ success: false, message: size.message });
+      res
+        .status(size.status)
+        .type('json')
+        .send(errorJson(size.message, size.status === 413 ? 'body_too_large' : 'invalid_request'));
     }),
   );
   const guards = perBuild((build) => apiMethodGuard(build));
@@ -131,7 +140,12 @@ export async function createWebServer(options: WebServerOptions) {
       const refused = guards(build)(req.method, req.path);
       if (!refused) return next();
       if (refused.allow) res.set('Allow', refused.allow);
-      res.status(refused.status).json({ success: false, message: refused.message });
+      res
+        .status(refused.status)
+        .type('json')
+        .send(
+          errorJson(refused.message, refused.status === 404 ? 'not_found' : 'method_not_allowed'),
+        );
     }),
   );
   options.serveClientFiles(app);
@@ -208,7 +222,12 @@ export async function createWebServer(options: WebServerOptions) {
         ...(refusal.allow ? { Allow: refusal.allow } : {}),
         Connection: 'close',
       });
-      res.end(JSON.stringify({ success: false, message: refusal.message }));
+      res.end(
+        errorJson(
+          refusal.message,
+          refusal.status === 405 ? 'method_not_allowed' : 'invalid_request',
+        ),
+      );
       return;
     }
     if (answerMetrics(req, res)) return;

@@ -24,7 +24,7 @@ describe('cors.check (before anything else)', () => {
       kind: 'preflight',
       headers: expect.objectContaining({
         'Access-Control-Allow-Origin': CLIENT,
-        'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key',
         'Access-Control-Allow-Methods': 'GET, HEAD, POST',
         Vary: expect.stringContaining('Origin'),
       }),
@@ -71,6 +71,7 @@ describe('cors.applyToApiResponse (every answer)', () => {
     expect(req.headers.authorization).toBe('Bearer cgk_x');
     expect(res.getHeader('Access-Control-Allow-Origin')).toBe(CLIENT);
     expect(res.getHeader('Access-Control-Expose-Headers')).toContain('Link');
+    expect(res.getHeader('Access-Control-Expose-Headers')).toContain('RateLimit-Remaining');
     expect(res.getHeader('Access-Control-Allow-Credentials')).toBeUndefined();
     expect(res.getHeader('Vary')).toBe('Origin');
   });

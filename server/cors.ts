@@ -14,10 +14,12 @@ import { isCrossSiteRequest } from './origin';
 export const CROSS_SITE_MESSAGE = 'Cross-site requests are not allowed';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST';
-const ALLOWED_HEADERS = 'Authorization, Content-Type';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
 /** What a client may read of an answer besides the simple headers: paging and waits. */
-const EXPOSED_HEADERS =
-  'Link, X-Next-Cursor, X-Total-Count, X-Page, X-Page-Size, Retry-After, WWW-Authenticate';
+const EXPOSED_HEADERS = [
+  'Link, X-Next-Cursor, X-Total-Count, X-Page, X-Page-Size, Retry-After, WWW-Authenticate',
+  'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed',
+].join(', ');
 /** How long a browser may reuse a preflight's answer (seconds). */
 const PREFLIGHT_MAX_AGE = '600';
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppLoadContext } from '@remix-run/node';
 import type { WebServerHooks } from '../app/load-context';
 import type { JsonHandler } from '../app/utils/json-route.server';
+import { errorJson } from './json-error';
 
 const INTERNAL_ERROR = 'Internal Server Error';
 
@@ -72,7 +73,7 @@ async function answer(
     if (res.headersSent) return void res.destroy();
     res.statusCode = 500;
     res.setHeader('Content-Type', 'application/json');
-    send(req, res, JSON.stringify({ success: false, message: INTERNAL_ERROR }));
+    send(req, res, errorJson(INTERNAL_ERROR, 'internal_error'));
   }
 }
 

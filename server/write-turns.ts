@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorJson } from './json-error';
 
 /** Methods that only read: they never wait for a turn. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -83,7 +84,7 @@ export function writeTurns({
       refusedSinceLog = 0;
     }
     res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' });
-    res.end(JSON.stringify({ success: false, message: 'The server is busy. Please try again.' }));
+    res.end(errorJson('The server is busy. Please try again.', 'server_busy'));
   };
 
   return {

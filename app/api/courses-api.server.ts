@@ -5,7 +5,8 @@ import {
 } from '~/services/course-list.server';
 import { requireApiUser } from '~/utils/auth.server';
 import { jsonRoute } from '~/utils/json-route.server';
-import { failureJson } from '~/utils/responses.server';
+import { apiError, failureJson } from '~/utils/responses.server';
+import { withAbsoluteImages } from './absolute-images.server';
 import { API, type ApiBody } from './contract.server';
 
 /**
@@ -20,10 +21,7 @@ export const coursesApi = jsonRoute('courses', async (request, context) => {
   const url = new URL(request.url);
   const userId = url.searchParams.get('userId');
   if (userId && userId !== user.id)
-    return Response.json(
-      { success: false, message: 'You can only list your own courses' },
-      { status: 403 },
-    );
+    return apiError(403, 'You can only list your own courses', { param: 'userId' });
   const paging = coursePageRequest(url.searchParams, DEFAULT_COURSE_PAGE);
   if (!paging.ok) return failureJson(paging);
   const page = await courseRecordPage(user.id, paging.value);
@@ -34,6 +32,8 @@ export const coursesApi = jsonRoute('courses', async (request, context) => {
     headers['X-Next-Cursor'] = page.nextCursor;
     headers.Link = `<${next.pathname}${next.search}>; rel="next"`;
   }
-  const body: ApiBody<typeof API.courses, 200> = page.records;
+  const body: ApiBody<typeof API.courses, 200> = page.records.map((record) =>
+    withAbsoluteImages(record, request),
+  );
   return { body, headers };
 });

@@ -72,6 +72,32 @@ describe('the OpenAPI document', () => {
     expect(schemas).toBeGreaterThan(80);
   });
 
+  it('lists every failure status of each operation, each with a machine-readable code', () => {
+    for (const operation of operations) {
+      const documented = document.paths[operation.path]![operation.method.toLowerCase()]!;
+      const statuses = Object.keys(documented.responses);
+      const label = `${operation.method} ${operation.path}`;
+      expect(statuses, label).toEqual(expect.arrayContaining(['500', '503']));
+      if (operation.audience !== 'anyone') expect(statuses, label).toContain('401');
+      if (operation.audience === 'admin') expect(statuses, label).toContain('403');
+      if (operation.method === 'POST')
+        expect(statuses, label).toEqual(expect.arrayContaining(['400', '413']));
+      const failure = documented.responses['500']!.content['application/json']!.schema as {
+        required: string[];
+        properties: Record<string, { enum?: string[] }>;
+      };
+      expect(failure.required).toEqual(expect.arrayContaining(['success', 'message', 'code']));
+      expect(failure.properties.code!.enum).toContain('invalid_json');
+    }
+    const course = document.paths['/api/course']!.post!;
+    expect(Object.keys(course.responses)).toEqual(
+      expect.arrayContaining(['403', '409', '422', '429']),
+    );
+    const type = JSON.stringify(course.requestBody!.content['application/json']!.schema);
+    expect(type).toContain('video & text course');
+    expect(type).toContain('text & image course');
+  });
+
   it("gives the spec's shapes: course records with content, provider objects in snake_case", () => {
     const courses = document.paths['/api/courses']!.get!.responses['200']!.content[
       'application/json'

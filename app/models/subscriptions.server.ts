@@ -85,6 +85,31 @@ export interface ProviderState {
   nextBillingAt: Date | null;
 }
 
+type Tx = Parameters<Parameters<typeof transaction>[0]>[0];
+
+/** The row active as the provider reported it, and its member on its plan. */
+async function activate(tx: Tx, subscriptionId: string, state: ProviderState, userId: string) {
+  const { subscriptions, users } = tables;
+  await tx
+    .update(subscriptions)
+    .set({
+      status: 'active',
+      plan: state.plan,
+      amountCents: state.amountCents,
+      startedAt: state.startedAt,
+      nextBillingAt: state.nextBillingAt,
+      cancelledAt: null,
+      paidUntil: null,
+      updatedAt: new Date(),
+    })
+    .where(eq(subscriptions.id, subscriptionId));
+  await tx
+    .update(users)
+    .set({ plan: state.plan, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+  return { userId };
+}
+
 /**
  * Applies what the provider says of an active subscription, in one
  * transaction: the row, the member's plan and (once per payment) its receipt.
@@ -95,27 +120,23 @@ export async function recordActivePayment(
   state: ProviderState,
   payment: { key: string; amountCents: number; currency: string; paidAt: Date } | null,
 ): Promise<{ receipt: Receipt | undefined; created: boolean }> {
-  const { receipts, subscriptions, users } = tables;
+  const { receipts, subscriptions } = tables;
   return transaction(async (tx) => {
-    const [row] = await tx
-      .update(subscriptions)
-      .set({
-        status: 'active',
-        plan: state.plan,
-        amountCents: state.amountCents,
-        startedAt: state.startedAt,
-        nextBillingAt: state.nextBillingAt,
-        cancelledAt: null,
-        paidUntil: null,
-        updatedAt: new Date(),
-      })
-      .where(eq(subscriptions.id, subscriptionId))
-      .returning();
-    if (!row) throw new Error(`Subscription ${subscriptionId} is gone`);
-    await tx
-      .update(users)
-      .set({ plan: state.plan, updatedAt: new Date() })
-      .where(eq(users.id, row.userId));
+    // A cancellation is final at both providers, so a provider state saying "active" about a
+    // cancelled row was read before the cancel (a webhook or reconciliation racing the member's
+    // POST /api/paypalcancel, issue 42): it must not bring the subscription back, or a new
+    // checkout is refused as "You already have a paid subscription". Its payment still counts.
+    const current = await first(
+      tx
+        .select({ userId: subscriptions.userId, status: subscriptions.status })
+        .from(subscriptions)
+        .where(eq(subscriptions.id, subscriptionId)),
+    );
+    if (!current) throw new Error(`Subscription ${subscriptionId} is gone`);
+    const row =
+      current.status === 'cancelled'
+        ? current
+        : await activate(tx, subscriptionId, state, current.userId);
     if (!payment) return { receipt: undefined, created: false };
     const [inserted] = await tx
       .insert(receipts)

@@ -7,6 +7,7 @@ import {
   type RateLimitResult,
 } from '~/utils/rate-limit.server';
 import { waitForRedis } from '~/utils/redis.server';
+import { apiError } from '~/utils/responses.server';
 
 const aiLimit = (): RateLimit => ({
   name: 'ai:member',
@@ -43,8 +44,7 @@ export async function requireAiAllowance(user: Pick<User, 'id'>, cost = 1) {
 }
 
 export function vendorUnavailable(what: string) {
-  return Response.json(
-    { success: false, message: `The ${what} service is unavailable. Please try again.` },
-    { status: 502 },
-  );
+  return apiError(502, `The ${what} service is unavailable. Please try again.`, {
+    code: 'service_unavailable',
+  });
 }

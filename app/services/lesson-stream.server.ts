@@ -9,6 +9,7 @@ import {
   sseFrame,
   type EventStream,
 } from '~/utils/event-stream.server';
+import { apiError } from '~/utils/responses.server';
 
 /**
  * A lesson being written, as server-sent events for the course view (ADR 17): `reset` (the whole
@@ -31,10 +32,9 @@ export function lessonDraftStream(request: Request, lesson: Lesson, memberId: st
   if (lesson.theory) return new Response(sseFrame('done', {}), { headers: EVENT_STREAM_HEADERS });
   const held = openStreams.get(memberId) ?? 0;
   if (held >= MAX_STREAMS_PER_MEMBER)
-    return Response.json(
-      { success: false, message: TOO_MANY_STREAMS_MESSAGE },
-      { status: 429, headers: { 'Retry-After': '5', 'Cache-Control': 'no-store' } },
-    );
+    return apiError(429, TOO_MANY_STREAMS_MESSAGE, {
+      headers: { 'Retry-After': '5', 'Cache-Control': 'no-store' },
+    });
   openStreams.set(memberId, held + 1);
   const release = () => {
     const now = (openStreams.get(memberId) ?? 1) - 1;

@@ -23,6 +23,7 @@ import { markdownToSafeHtml, stripCodeFences } from '~/utils/markdown.server';
 import { htmlToPlainText } from '~/utils/text';
 import { hit, type RateLimit } from '~/utils/rate-limit.server';
 import { badRequest } from '~/utils/validation.server';
+import { apiError } from '~/utils/responses.server';
 
 /**
  * "Ask the tutor" beside a lesson (ADR 17): answers grounded in that lesson and the course
@@ -81,13 +82,9 @@ export function tutorSystem(input: {
 }
 
 function refuse(status: number, message: string, retryAfterSeconds?: number) {
-  return Response.json(
-    { success: false, message },
-    {
-      status,
-      headers: retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : undefined,
-    },
-  );
+  return apiError(status, message, {
+    headers: retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : undefined,
+  });
 }
 
 /** Validates the question and counts it; a Response when refused, else what gives it back. */

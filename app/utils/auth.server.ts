@@ -5,12 +5,13 @@ import { isMainAdminRole } from '~/domain/roles';
 import { userOfApiToken } from '~/models/api-tokens.server';
 import { secureCookies } from './cookies.server';
 import { safeRedirect } from './redirect';
-import { withCookies } from './responses.server';
+import { apiError, withCookies } from './responses.server';
 import type { RequestLike } from './json-route.server';
 import { toastHeader } from './toast.server';
 import { database, preparedQuery, tables } from './database.server';
 import { env } from './env.server';
 import { hashToken, newSecretToken } from './ids.server';
+import { clientIp, hit, type RateLimit } from './rate-limit.server';
 
 const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -191,6 +192,39 @@ function apiBearerToken(request: RequestLike): string | undefined {
 }
 
 /**
+ * Failed authentications on the API (ADR 0057), counted per client address and per token prefix
+ * (the token's first 12 characters: a revoked token retried from many addresses), answered 429
+ * with Retry-After past the limit. Only failures count and only failures are refused: a valid
+ * token or session still works from a throttled address, so a stranger's guessing never locks a
+ * member out. Guessing a token (256 random bits) is hopeless anyway; this stops the flood.
+ */
+export const FAILED_AUTH_LIMITS = {
+  ip: { name: 'api-auth-failed:ip', max: 100, windowSeconds: 10 * 60 },
+  token: { name: 'api-auth-failed:token', max: 10, windowSeconds: 10 * 60 },
+} satisfies Record<string, RateLimit>;
+
+const TOO_MANY_FAILED_AUTH_MESSAGE =
+  'Too many requests without valid credentials. Please wait and sign in or check your API token.';
+
+async function refuseAuthentication(
+  refusal: Response,
+  context: AppLoadContext | undefined,
+  token: string | undefined,
+): Promise<never> {
+  const results = await Promise.all([
+    hit(FAILED_AUTH_LIMITS.ip, context ? clientIp(context) : 'unknown'),
+    ...(token ? [hit(FAILED_AUTH_LIMITS.token, token.slice(0, 12))] : []),
+  ]);
+  const blocked = results.filter((result) => !result.allowed);
+  if (blocked.length === 0) throw refusal;
+  const wait = Math.max(...blocked.map((result) => result.retryAfterSeconds));
+  throw apiError(429, TOO_MANY_FAILED_AUTH_MESSAGE, {
+    code: 'rate_limited',
+    headers: { 'Retry-After': String(wait) },
+  });
+}
+
+/**
  * For /api routes: the member of the request's API token when it carries one (then the cookie
  * is not read at all), else of its session cookie; a JSON 401 instead of a redirect. A token that
  * does not exist is refused, never taken as "signed out".
@@ -203,22 +237,34 @@ export async function requireApiUser(
   if (token !== undefined) {
     const user = token ? await userOfApiToken(token) : null;
     if (!user)
-      throw Response.json(
-        { success: false, message: INVALID_TOKEN_MESSAGE },
-        { status: 401, headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } },
+      return refuseAuthentication(
+        apiError(401, INVALID_TOKEN_MESSAGE, {
+          code: 'invalid_token',
+          headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+        }),
+        context,
+        token,
       );
     return user;
   }
   const user = await getSessionUser(request, context);
-  if (!user) throw Response.json({ success: false, message: SIGN_IN_MESSAGE }, { status: 401 });
+  // RFC 6750 §3: a request without credentials is told the scheme, without an error code.
+  if (!user)
+    return refuseAuthentication(
+      apiError(401, SIGN_IN_MESSAGE, {
+        code: 'authentication_required',
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      }),
+      context,
+      undefined,
+    );
   return user;
 }
 
 /** For admin /api routes: an admin's session or an admin's own API token (403 for a member's). */
-export async function requireApiAdmin(request: Request): Promise<User> {
-  const user = await requireApiUser(request);
-  if (!isAdmin(user))
-    throw Response.json({ success: false, message: 'Admins only' }, { status: 403 });
+export async function requireApiAdmin(request: Request, context?: AppLoadContext): Promise<User> {
+  const user = await requireApiUser(request, context);
+  if (!isAdmin(user)) throw apiError(403, 'Admins only', { code: 'forbidden' });
   return user;
 }
 

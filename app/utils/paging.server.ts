@@ -19,3 +19,23 @@ export function pageRequest(url: URL, sorts: readonly string[], defaultSort: str
     dir: query.get('dir') === 'asc' ? 'asc' : 'desc',
   };
 }
+
+/**
+ * The `Link` header of a page (RFC 8288, as GitHub pages its lists): first, prev, next and last,
+ * each this request's own address with another `page`, its other parameters kept.
+ */
+export function pageLinks(url: URL, page: { page: number; pageSize: number; total: number }) {
+  const last = Math.max(1, Math.ceil(page.total / page.pageSize));
+  const link = (number: number, rel: string) => {
+    const target = new URL(url.pathname + url.search, 'http://x');
+    target.searchParams.set('page', String(number));
+    target.searchParams.set('pageSize', String(page.pageSize));
+    return `<${target.pathname}${target.search}>; rel="${rel}"`;
+  };
+  return [
+    link(1, 'first'),
+    ...(page.page > 1 ? [link(Math.min(page.page - 1, last), 'prev')] : []),
+    ...(page.page < last ? [link(page.page + 1, 'next')] : []),
+    link(last, 'last'),
+  ].join(', ');
+}

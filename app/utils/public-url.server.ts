@@ -1,4 +1,5 @@
 import { env, type Env } from './env.server';
+import type { RequestLike } from './json-route.server';
 
 /**
  * Where a payment provider sends the member back (return and cancel URLs), ADR 0037: APP_URL
@@ -7,7 +8,7 @@ import { env, type Env } from './env.server';
  * default http://localhost:3000. Links in emails are not built here: they stay on APP_URL.
  */
 export function providerReturnBase(
-  request: Request,
+  request: RequestLike,
   config: Pick<Env, 'APP_URL' | 'appUrlConfigured' | 'TRUST_PROXY'> = env(),
 ): string {
   if (config.appUrlConfigured) return config.APP_URL;
@@ -23,7 +24,7 @@ const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
  * (their first values) count only when TRUST_PROXY is set; otherwise the Host header and the
  * connection's own scheme. Null for anything that is not a plain http(s) host.
  */
-export function requestOrigin(request: Request, trustProxy: boolean): string | null {
+export function requestOrigin(request: RequestLike, trustProxy: boolean): string | null {
   let url: URL;
   try {
     url = new URL(request.url);
@@ -40,4 +41,14 @@ export function requestOrigin(request: Request, trustProxy: boolean): string | n
   } catch {
     return null; // a port beyond 65535, say
   }
+}
+
+/**
+ * An address the site serves (`/images/demo/photo-1.png`, the demo's stock photos) made absolute
+ * for an API client on another origin (ADR 0057): on APP_URL when it is set, else on the origin
+ * the client called. Absolute addresses (a real image service's) stay as they are.
+ */
+export function absoluteUrl(url: string, request: RequestLike): string {
+  if (!url.startsWith('/') || url.startsWith('//')) return url;
+  return `${providerReturnBase(request)}${url}`;
 }

@@ -6,6 +6,7 @@ import type { AppLoadContext } from '@remix-run/node';
 import { env } from './env.server';
 import { log } from './logger.server';
 import { recordRateLimitRefusal } from './metrics.server';
+import { noteCountedLimit } from './rate-limit-headers.server';
 import { producerRedis, waitForRedis } from './redis.server';
 
 export interface RateLimit {
@@ -98,14 +99,22 @@ export async function hit(limit: RateLimit, key: string, cost = 1): Promise<Rate
   await redisUnlessAway();
   noteWhereCounted(limit);
   const limiter = limiterFor(limit);
+  const noted = (result: RateLimitResult) => {
+    noteCountedLimit(limit.name, {
+      max: limit.max,
+      consumed: result.consumed,
+      resetSeconds: result.retryAfterSeconds,
+    });
+    return result;
+  };
   try {
-    if (cost < 0) return resultOf(await limiter.reward(key, -cost), true);
-    return resultOf(await limiter.consume(key, cost), true);
+    if (cost < 0) return noted(resultOf(await limiter.reward(key, -cost), true));
+    return noted(resultOf(await limiter.consume(key, cost), true));
   } catch (refused) {
     if (refused instanceof RateLimiterRes) {
       // Labelled by the limit's name ("signin:ip"), never by its key (an IP, a member).
       recordRateLimitRefusal(limit.name);
-      return resultOf(refused, false);
+      return noted(resultOf(refused, false));
     }
     // Neither Redis nor memory could count (never expected): let the request through, loudly.
     log.error('ratelimit.failed', { limit: limit.name, error: refused });

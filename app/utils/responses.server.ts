@@ -2,6 +2,8 @@ import { data } from '@remix-run/node';
 import { databaseErrorCode, isDatabaseBusy } from './database.server';
 import { recordDatabaseError } from './metrics.server';
 import { log } from './logger.server';
+import { rateLimitHeaders, withCountedLimits } from './rate-limit-headers.server';
+import { errorBody, type ErrorCode } from '~/domain/api-errors';
 import type { Failure } from '~/domain/result';
 
 /** The product's message whenever the server fails. */
@@ -50,8 +52,23 @@ export async function guardForm<T>(name: string, run: () => Promise<T>) {
   }
 }
 
-/** The same for `/api` routes: an unexpected failure is a JSON 500 with the message, never a stack. */
+/**
+ * The same for `/api` routes: an unexpected failure is a JSON 500 with the message, never a
+ * stack. Every answer, a thrown one too, carries the RateLimit-* headers of the tightest limit
+ * the request counted (rate-limit-headers.server.ts).
+ */
 export async function guardApi(name: string, run: () => Promise<Response>): Promise<Response> {
+  const { value: response, counted } = await withCountedLimits(() => answerOrFailure(name, run));
+  try {
+    for (const [header, value] of Object.entries(rateLimitHeaders(counted)))
+      if (!response.headers.has(header)) response.headers.set(header, value);
+  } catch {
+    // A response with immutable headers (a redirect) goes out as it is.
+  }
+  return response;
+}
+
+async function answerOrFailure(name: string, run: () => Promise<Response>): Promise<Response> {
   try {
     return await run();
   } catch (error) {
@@ -59,25 +76,38 @@ export async function guardApi(name: string, run: () => Promise<Response>): Prom
     countDatabaseError(error);
     if (isDatabaseBusy(error)) {
       log.warn('api.busy', { route: name });
-      return Response.json(
-        { success: false, message: BUSY_MESSAGE },
-        { status: 503, headers: BUSY_HEADERS },
-      );
+      return apiError(503, BUSY_MESSAGE, { code: 'server_busy', headers: BUSY_HEADERS });
     }
     log.error('api.failed', { route: name, error });
-    return Response.json({ success: false, message: INTERNAL_ERROR }, { status: 500 });
+    return apiError(500, INTERNAL_ERROR);
   }
 }
 
-/** A service failure as the API's JSON (`success: false`, `message`), 429s with Retry-After. */
+/**
+ * Every `/api` failure is made here (ADR 0057): `{ success: false, message, code, param? }` with
+ * its status; the code is the status's own unless a more precise one is given.
+ */
+export function apiError(
+  status: number,
+  message: string,
+  details: { code?: ErrorCode; param?: string; headers?: HeadersInit } = {},
+): Response {
+  return Response.json(errorBody(status, message, details), {
+    status,
+    headers: details.headers,
+  });
+}
+
+/** A service failure as the API's JSON, 429s with Retry-After. */
 export function failureJson(failure: Failure): Response {
   const headers: HeadersInit = failure.retryAfterSeconds
     ? { 'Retry-After': String(failure.retryAfterSeconds) }
     : {};
-  return Response.json(
-    { success: false, message: failure.message },
-    { status: failure.status, headers },
-  );
+  return apiError(failure.status, failure.message, {
+    code: failure.code,
+    param: failure.param,
+    headers,
+  });
 }
 
 /** One response header list that can carry several cookies. */

@@ -27,7 +27,7 @@ describe('validation', () => {
     });
   });
 
-  it('reads JSON and form bodies, and treats a malformed body as empty', async () => {
+  it('reads JSON and form bodies, and refuses malformed JSON with its own 400', async () => {
     const json = new Request('http://x/', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -39,7 +39,18 @@ describe('validation', () => {
       headers: { 'Content-Type': 'application/json' },
       body: '{"email":',
     });
-    await expect(readBody(broken)).resolves.toEqual({});
+    const refused = await readBody(broken).then(
+      () => null,
+      (thrown: unknown) => thrown as Response,
+    );
+    expect(refused?.status).toBe(400);
+    await expect(refused?.json()).resolves.toMatchObject({ code: 'invalid_json' });
+    const empty = new Request('http://x/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '',
+    });
+    await expect(readBody(empty)).resolves.toEqual({});
     const form = new Request('http://x/', {
       method: 'POST',
       body: new URLSearchParams({ a: '1' }),

@@ -2,33 +2,51 @@ import { z } from 'zod';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from './text';
 import { fail, ok, type Result } from '~/domain/result';
 import { REQUIRED_FIELDS_MESSAGE } from './messages';
+import { apiError } from './responses.server';
 
 export { REQUIRED_FIELDS_MESSAGE };
 
-/** A 400 whose JSON body carries the product's `success: false` and a message a person can read. */
-export function badRequest(message: string, extra: Record<string, unknown> = {}) {
-  return Response.json({ success: false, message, ...extra }, { status: 400 });
+/** A 400 whose JSON body carries the product's `success: false`, a message and its code. */
+export function badRequest(message: string, param?: string) {
+  return apiError(400, message, { code: 'invalid_request', param });
 }
+
+const INVALID_JSON_MESSAGE =
+  'The request body is not valid JSON (it says Content-Type: application/json)';
 
 /** The first issue's message: schemas put the product's wording on each rule. */
 function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? REQUIRED_FIELDS_MESSAGE;
 }
 
+/** The top-level field the first issue is about, when it is about one (`param` of the error). */
+function firstParam(error: z.ZodError): string | undefined {
+  const key = error.issues[0]?.path[0];
+  return typeof key === 'string' ? key : undefined;
+}
+
 /**
- * Reads a request body as JSON (API clients) or form data (pages), so one
- * action serves both. A body that cannot be read is an empty object, which the
- * schema then rejects with its message.
+ * Reads a request body as JSON (API clients) or form data (pages), so one action serves both. A
+ * JSON body that does not parse is refused with its own 400 (`invalid_json`), thrown as a
+ * Response, rather than read as empty and answered "Please fill in all required fields"; JSON
+ * that is no object, and a form that cannot be read, are an empty object, which the schema then
+ * rejects with its message.
  */
 export async function readBody(request: Request): Promise<Record<string, unknown>> {
   const type = request.headers.get('Content-Type') ?? '';
-  try {
-    if (type.includes('application/json')) {
-      const value: unknown = await request.json();
-      return value && typeof value === 'object' && !Array.isArray(value)
-        ? (value as Record<string, unknown>)
-        : {};
+  if (type.includes('application/json')) {
+    const text = await request.text().catch(() => '');
+    let value: unknown = {};
+    try {
+      if (text.trim() !== '') value = JSON.parse(text);
+    } catch {
+      throw apiError(400, INVALID_JSON_MESSAGE, { code: 'invalid_json' });
     }
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  }
+  try {
     return fieldsOf(await request.formData());
   } catch {
     return {};
@@ -68,7 +86,13 @@ export async function readBodyWithFile(
 export function parseWith<S extends z.ZodType>(schema: S, body: unknown): Result<z.infer<S>> {
   // A body that is not an object at all is treated as one with every field missing.
   const result = schema.safeParse(body && typeof body === 'object' ? body : {});
-  return result.success ? ok(result.data) : fail(firstMessage(result.error), 400);
+  if (result.success) return ok(result.data);
+  const param = firstParam(result.error);
+  return {
+    ...fail(firstMessage(result.error), 400),
+    code: 'invalid_request',
+    ...(param ? { param } : {}),
+  };
 }
 
 /** Reads and parses in one go; throws a 400 Response with the message when invalid. */
@@ -77,7 +101,14 @@ export async function requireValidBody<S extends z.ZodType>(
   schema: S,
 ): Promise<z.infer<S>> {
   const parsed = parseWith(schema, await readBody(request));
-  if (!parsed.ok) throw badRequest(parsed.message);
+  if (!parsed.ok) throw badRequest(parsed.message, parsed.param);
+  return parsed.value;
+}
+
+/** Parses a URL's query with a schema; throws a 400 Response naming the parameter when invalid. */
+export function requireValidQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
+  const parsed = parseWith(schema, Object.fromEntries(url.searchParams));
+  if (!parsed.ok) throw badRequest(parsed.message, parsed.param);
   return parsed.value;
 }
 

@@ -25,7 +25,10 @@ describe('when the server fails', () => {
       })) as Response;
       expect(response.status, path).toBe(500);
       const text = await response.text();
-      expect(JSON.parse(text), path).toEqual({ success: false, message: 'Internal Server Error' });
+      expect(JSON.parse(text), path).toMatchObject({
+        success: false,
+        message: 'Internal Server Error',
+      });
       expect(text).not.toContain('SQLITE');
     }
   });
@@ -43,7 +46,7 @@ describe('when the server fails', () => {
           { as: 'form' },
         ),
       );
-      expect(result, path).toEqual({
+      expect(result, path).toMatchObject({
         status: 500,
         data: { success: false, message: 'Internal Server Error' },
       });

@@ -63,7 +63,10 @@ async function expectInternalError(handler: unknown, request: Request, label: st
   const { status } = response as Response;
   const text = await (response as Response).text();
   expect(status, label).toBe(500);
-  expect(JSON.parse(text), label).toEqual({ success: false, message: 'Internal Server Error' });
+  expect(JSON.parse(text), label).toMatchObject({
+    success: false,
+    message: 'Internal Server Error',
+  });
   expect(text, label).not.toMatch(/SQLITE|no such table/i);
 }
 

@@ -95,7 +95,7 @@ describe('API tokens on /profile', () => {
       ),
     );
     expect(revoked).toMatchObject({ status: 200, data: { success: true } });
-    expect(await listWith(tokens[3]!)).toEqual({
+    expect(await listWith(tokens[3]!)).toMatchObject({
       status: 401,
       body: { success: false, message: INVALID_TOKEN_MESSAGE },
     });

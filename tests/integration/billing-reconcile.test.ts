@@ -8,9 +8,11 @@ import { takeSubscriptionsToReconcile } from '~/models/subscriptions.server';
 import { createUser } from '~/models/users.server';
 import * as billingDemo from '~/routes/admin/admin.billing-demo';
 import * as apiPaypal from '~/routes/api/api.paypal';
+import * as apiPaypalCancel from '~/routes/api/api.paypalcancel';
+import * as apiRazorpayCreate from '~/routes/api/api.razorpaycreate';
 import * as successPage from '~/routes/member/success';
 import * as demoApproval from '~/routes/public/demo.paypal.approve';
-import { reconcileSubscriptions } from '~/services/billing/reconciliation.server';
+import { applyActiveState, reconcileSubscriptions } from '~/services/billing/reconciliation.server';
 import { paypal } from '~/services/vendors/paypal.server';
 import { createSession } from '~/utils/auth.server';
 import { database, first, tables } from '~/utils/database.server';
@@ -91,7 +93,7 @@ async function activePayPalMember() {
   );
   expect(await planOf(user.id)).toBe('monthly');
   expect((await rowOf(subscriptionId)).status).toBe('active');
-  return { user, subscriptionId };
+  return { user, subscriptionId, cookie, email };
 }
 
 describe('a lost suspension webhook', () => {
@@ -171,5 +173,33 @@ describe('the reconciliation’s pace', () => {
       expect(minutes[2]! - minutes[1]!).toBeGreaterThanOrEqual(60);
       expect(minutes[2]! - minutes[1]!).toBeLessThanOrEqual(61);
     }
+  });
+});
+
+describe('a provider state read just before the member cancelled (issue 42)', () => {
+  it('does not bring the subscription back, so a new checkout right after is not refused', async () => {
+    const { subscriptionId, cookie, email } = await activePayPalMember();
+    // A webhook's sync (or the reconciliation) reads PayPal while the subscription is active...
+    const row = await rowOf(subscriptionId);
+    const stale = await paypal.fetchSubscription(subscriptionId);
+    expect(stale.status).toBe('active');
+    // ...the member cancels meanwhile...
+    const cancelled = (await post(
+      apiPaypalCancel.action,
+      '/api/paypalcancel',
+      { id: subscriptionId },
+      { cookie },
+    )) as Response;
+    expect(cancelled.status).toBe(200);
+    // ...and the sync then applies what it read.
+    await applyActiveState(row, stale.plan!, stale);
+    expect((await rowOf(subscriptionId)).status).toBe('cancelled');
+    const checkout = (await post(
+      apiRazorpayCreate.action,
+      '/api/razorpaycreate',
+      { plan: 'yearly', email },
+      { cookie },
+    )) as Response;
+    expect(checkout.status, await checkout.clone().text()).toBe(200);
   });
 });

@@ -73,7 +73,7 @@ async function expectFinishesBesideWriter(startWriter: () => Promise<void>) {
 async function expectBusyAnswer(response: Response) {
   expect(response.status).toBe(503);
   expect(response.headers.get('Retry-After')).toBe('1');
-  expect(await response.json()).toEqual({
+  expect(await response.json()).toMatchObject({
     success: false,
     message: 'The server is busy. Please try again in a moment.',
   });

@@ -19,6 +19,8 @@ export const accountOperations = {
     description: 'Sets the session cookie (for browsers on this site; API clients use a token).',
     tag: 'Accounts',
     audience: 'anyone',
+    errors: [401],
+    limited: true,
     body: signInSchema,
     responses: {
       200: json(
@@ -44,6 +46,8 @@ export const accountOperations = {
     description: 'Every account starts free: a `type` sent along is ignored. Also signs in.',
     tag: 'Accounts',
     audience: 'anyone',
+    errors: [409],
+    limited: true,
     body: signUpSchema,
     responses: {
       200: json('Account made', z.object({ success, message: z.string(), userId: z.string() })),
@@ -58,6 +62,7 @@ export const accountOperations = {
       'Sent any HTML to any address (an open mail relay). The server sends its account emails itself.',
     tag: 'Accounts',
     audience: 'anyone',
+    errors: [410],
     responses: { 410: json('Gone', ErrorBody) },
   }),
   forgot: operation({
@@ -69,6 +74,7 @@ export const accountOperations = {
       'Only `email` is read (name, company and logo come from the account and the configuration). The same answer whether or not the account exists.',
     tag: 'Accounts',
     audience: 'anyone',
+    limited: true,
     body: forgotSchema,
     responses: { 200: json('Sent if the account exists', Message) },
   }),
@@ -79,6 +85,7 @@ export const accountOperations = {
     summary: 'Set a new password with a reset token',
     tag: 'Accounts',
     audience: 'anyone',
+    limited: true,
     body: resetApiSchema,
     responses: {
       200: json('Password changed', z.object({ success, message: z.string(), email: z.string() })),
@@ -93,6 +100,8 @@ export const accountOperations = {
       'A new email or password needs `currentPassword`; a new email takes effect when the link sent to it is followed. A new password ends every session and API token.',
     tag: 'Accounts',
     audience: 'member',
+    errors: [403, 404, 409],
+    limited: true,
     body: profileSchema.and(z.object({ uid: z.string().optional().describe("The caller's id") })),
     responses: { 200: json('Saved', Message) },
   }),

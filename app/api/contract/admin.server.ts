@@ -8,15 +8,33 @@ const AdminCourseRow = z
   .object(courseFields)
   .describe('A course record without its content (admins list every member’s courses)');
 
+const PAGE_MESSAGE = 'page must be a whole number from 1';
+const PAGE_SIZE_MESSAGE = 'pageSize must be a whole number from 1 to 100';
+
+/** Checked as sent (ADR 0057): a pageSize of 1000 or `abc` is a 400, not quietly 100 or 25. */
 const pagingQuery = z.object({
-  page: z.coerce.number().int().positive().optional(),
-  pageSize: z.coerce.number().int().positive().max(100).optional(),
+  page: z.coerce
+    .number({ error: PAGE_MESSAGE })
+    .int(PAGE_MESSAGE)
+    .min(1, PAGE_MESSAGE)
+    .max(1_000_000, PAGE_MESSAGE)
+    .optional(),
+  pageSize: z.coerce
+    .number({ error: PAGE_SIZE_MESSAGE })
+    .int(PAGE_SIZE_MESSAGE)
+    .min(1, PAGE_SIZE_MESSAGE)
+    .max(100, PAGE_SIZE_MESSAGE)
+    .optional(),
   q: z.string().optional(),
   sort: z.string().optional(),
   dir: z.enum(['asc', 'desc']).optional(),
 });
 
 const pageHeaders = {
+  Link: {
+    description:
+      'The other pages, as GitHub gives them: `<…?page=1&pageSize=25>; rel="first"`, `rel="prev"`, `rel="next"`, `rel="last"`',
+  },
   'X-Total-Count': { description: 'How many rows match, over every page' },
   'X-Page': { description: 'This page' },
   'X-Page-Size': { description: 'Rows per page' },
@@ -29,7 +47,7 @@ const adminList = <Row extends z.ZodType>(path: string, file: string, summary: s
     file,
     summary,
     description:
-      'Paged: `page`, `pageSize` (default 25, at most 100), search `q`, `sort` and `dir`; the total in `X-Total-Count`.',
+      'Paged: `page`, `pageSize` (default 25, 1 to 100; 400 outside), search `q`, `sort` and `dir`; the total in `X-Total-Count`, the other pages in `Link`.',
     tag: 'Admin',
     audience: 'admin',
     query: pagingQuery,
@@ -115,6 +133,7 @@ export const adminOperations = {
     summary: 'Make a member an admin',
     tag: 'Admin',
     audience: 'admin',
+    errors: [404, 409],
     body: z.object({ email: requiredText(254) }),
     responses: { 200: json('Done', Message) },
   }),
@@ -126,6 +145,7 @@ export const adminOperations = {
     description: 'The main admin and oneself cannot be removed.',
     tag: 'Admin',
     audience: 'admin',
+    errors: [404, 409],
     body: z.object({ email: requiredText(254) }),
     responses: { 200: json('Done', Message) },
   }),
@@ -137,6 +157,7 @@ export const adminOperations = {
     description: 'The HTML is sanitized on the way in.',
     tag: 'Admin',
     audience: 'admin',
+    errors: [404, 409],
     body: z.object({
       data: z
         .string({ error: REQUIRED_FIELDS_MESSAGE })

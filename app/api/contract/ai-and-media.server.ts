@@ -15,6 +15,8 @@ export const aiAndMediaOperations = {
     description: 'One call of the hourly AI allowance.',
     tag: 'AI and media',
     audience: 'member',
+    errors: [502],
+    limited: true,
     body: prompt(4000),
     responses: {
       200: json(
@@ -36,6 +38,8 @@ export const aiAndMediaOperations = {
     description: 'One call of the hourly AI allowance.',
     tag: 'AI and media',
     audience: 'member',
+    errors: [502],
+    limited: true,
     body: prompt(4000),
     responses: {
       200: json('The answer', z.object({ success, text: z.string().describe('Sanitized HTML') })),
@@ -49,6 +53,8 @@ export const aiAndMediaOperations = {
     description: 'One call of the hourly AI allowance.',
     tag: 'AI and media',
     audience: 'member',
+    errors: [502],
+    limited: true,
     body: prompt(300),
     responses: {
       200: json(
@@ -69,6 +75,8 @@ export const aiAndMediaOperations = {
     description: 'One call of the hourly AI allowance.',
     tag: 'AI and media',
     audience: 'member',
+    errors: [502],
+    limited: true,
     body: prompt(300),
     responses: {
       200: json(
@@ -86,6 +94,8 @@ export const aiAndMediaOperations = {
       'One call of the hourly AI allowance. A 404 when the video has none: use a plain explanation prompt instead.',
     tag: 'AI and media',
     audience: 'member',
+    errors: [404, 502],
+    limited: true,
     body: z.object({ prompt: requiredText(20).describe('The video id') }),
     responses: {
       200: json(

@@ -40,6 +40,8 @@ export const billingOperations = {
       'The member approves it at the `rel: approve` link. brand, admin and user are ignored.',
     tag: 'Billing',
     audience: 'member',
+    idempotent: true,
+    errors: [403, 404, 409, 410, 422, 502],
     body: z
       .object({ planId: requiredText(64), ...customerFields })
       .pipe(z.object({ planId: z.string(), ...customerRules })),
@@ -64,6 +66,8 @@ export const billingOperations = {
       'Answers Razorpay’s subscription entity: the member pays at `short_url`, then `/api/razorapypending` with its `id`. `plan` is the plan’s name, id or Razorpay plan id.',
     tag: 'Billing',
     audience: 'member',
+    idempotent: true,
+    errors: [403, 404, 409, 410, 422, 502],
     body: z.object({
       plan: requiredText(64),
       email: requiredText(254).pipe(z.email('Please enter a valid email address')),
@@ -85,6 +89,7 @@ export const billingOperations = {
       "When PayPal says it is active on one of the plans, the caller's membership becomes that plan. uid and plan are ignored.",
     tag: 'Billing',
     audience: 'member',
+    errors: [403, 404, 409, 502],
     body: z.object({
       subscriberId: requiredText(64),
       uid: ignored('the caller is the token’s or session’s member'),
@@ -100,6 +105,7 @@ export const billingOperations = {
     description: 'As /api/paypaldetails, for Razorpay (the path keeps the spec’s spelling).',
     tag: 'Billing',
     audience: 'member',
+    errors: [403, 404, 409, 502],
     body: z.object({
       subscriberId: requiredText(64),
       uid: ignored('the caller is the token’s or session’s member'),
@@ -115,6 +121,7 @@ export const billingOperations = {
     description: 'Rendered on the server; html, email and subscription sent along are ignored.',
     tag: 'Billing',
     audience: 'member',
+    errors: [403, 404, 502],
     responses: { 200: json('Sent', Message) },
   }),
   downloadreceipt: operation({
@@ -125,6 +132,8 @@ export const billingOperations = {
     description: 'As a PDF, to the caller’s own address; at most 5 an hour.',
     tag: 'Billing',
     audience: 'member',
+    errors: [403, 404, 502],
+    limited: true,
     responses: { 200: json('Sent', Message) },
   }),
   subscriptiondetail: operation({
@@ -134,6 +143,7 @@ export const billingOperations = {
     summary: "The caller's subscription",
     tag: 'Billing',
     audience: 'member',
+    errors: [403, 404, 502],
     responses: {
       200: json(
         'The subscription',
@@ -157,6 +167,7 @@ export const billingOperations = {
     description: 'The plan stays until the period paid for ends. Any `id` sent is ignored.',
     tag: 'Billing',
     audience: 'member',
+    errors: [403, 404, 502],
     body: z.object({ id: ignored("the caller's own subscription is cancelled") }),
     responses: {
       200: json('Cancelled', z.object({ success, message: z.string(), paidUntil: isoDate })),
@@ -170,6 +181,7 @@ export const billingOperations = {
     description: 'The same as /api/paypalcancel.',
     tag: 'Billing',
     audience: 'member',
+    errors: [403, 404, 502],
     body: z.object({ id: ignored("the caller's own subscription is cancelled") }),
     responses: {
       200: json('Cancelled', z.object({ success, message: z.string(), paidUntil: isoDate })),
@@ -183,6 +195,7 @@ export const billingOperations = {
     description: 'Approved at the `rel: approve` link. Any `id` sent is ignored.',
     tag: 'Billing',
     audience: 'member',
+    errors: [403, 404, 409, 502],
     body: z.object({
       idPlan: z.string().max(64).optional().describe('The plan (default: the other paid plan)'),
       id: ignored("the caller's own subscription is changed"),
@@ -197,6 +210,7 @@ export const billingOperations = {
     description: 'The plan becomes what PayPal now says; mName, email, user and plan are ignored.',
     tag: 'Billing',
     audience: 'member',
+    errors: [403, 404, 409, 502],
     body: z.object({ id: requiredText(64) }),
     responses: { 200: json('The new plan', z.object({ success, plan: MemberTypeSchema })) },
   }),
@@ -208,6 +222,7 @@ export const billingOperations = {
     description: "'active' (the caller is now paid), 'pending', or 'cancelled'/'expired'.",
     tag: 'Billing',
     audience: 'member',
+    errors: [403, 404, 502],
     body: z.object({ sub: requiredText(64) }),
     responses: { 200: json('Its status', z.object({ success, status: z.string() })) },
   }),

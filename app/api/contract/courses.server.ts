@@ -72,15 +72,27 @@ const OutlineSchema = z
   })
   .describe('An outline, before the course is made from it');
 
-const courseType = z.preprocess(
-  (value) =>
-    typeof value === 'string' && /video/i.test(value)
-      ? 'video'
-      : typeof value === 'string' && /text|theory/i.test(value)
-        ? 'text'
-        : value,
-  z.enum(['text', 'video'], { error: REQUIRED_FIELDS_MESSAGE }),
-);
+/**
+ * What `type` may be sent as: the stored names, and the spec's course type names its clients send
+ * (either wording of each). Case and surrounding spaces do not matter.
+ */
+const COURSE_TYPE_NAMES = {
+  text: 'text',
+  video: 'video',
+  'text & image course': 'text',
+  'theory & image course': 'text',
+  'video & text course': 'video',
+  'video & theory course': 'video',
+} as const;
+
+const courseType = z
+  .preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+    z.enum(Object.keys(COURSE_TYPE_NAMES) as [keyof typeof COURSE_TYPE_NAMES], {
+      error: REQUIRED_FIELDS_MESSAGE,
+    }),
+  )
+  .transform((name) => COURSE_TYPE_NAMES[name]);
 
 const outlineParams = z.object({
   outlineId: z.string().describe('The id in its /topics/{outlineId} address'),
@@ -97,6 +109,7 @@ export const courseOperations = {
       'Newest first, with their content. A page holds `limit` courses (default and most 100) or about 8 MB of content, whichever comes first; more follow through `Link: <…>; rel="next"` (also `X-Next-Cursor`, passed back as `cursor`). `userId`, when sent, must be the caller’s.',
     tag: 'Courses',
     audience: 'member',
+    errors: [403],
     query: z.object({
       userId: z.string().optional(),
       limit: z.coerce.number().int().min(1).max(100).optional(),
@@ -116,6 +129,7 @@ export const courseOperations = {
     summary: 'One of the caller’s courses',
     tag: 'Courses',
     audience: 'member',
+    errors: [404],
     query: z.object({ courseId: z.string() }),
     responses: { 200: json('The course record', z.object({ success, course: CourseRecord })) },
   }),
@@ -128,6 +142,7 @@ export const courseOperations = {
       'The outline made on /create, as its page shows it: poll until `state` is `done`. Another member’s outline is a 404.',
     tag: 'Courses',
     audience: 'member',
+    errors: [404],
     params: outlineParams,
     responses: { 200: json('The outline', z.object({ success, outline: OutlineSchema })) },
   }),
@@ -140,6 +155,9 @@ export const courseOperations = {
       'Does what the /topics page does, in this order: saves `topics` (held to the plan’s limits: 403 beyond them, 400 for anything else wrong), asks for a rewrite with `instruction` (one call of the AI allowance: 429 once it is spent), and makes the course from the outline as it then stands (`generate: true`, answering `courseId`). An outline not written yet, being rewritten or already made into a course does not change (409). Another member’s outline is a 404.',
     tag: 'Courses',
     audience: 'member',
+    idempotent: true,
+    errors: [403, 404, 409, 422],
+    limited: true,
     params: outlineParams,
     body: z
       .object({
@@ -173,10 +191,15 @@ export const courseOperations = {
       'Stored for the caller (a `user` naming anyone else is refused). Lessons without theory are written in the background, one call of the AI allowance each; the card photo is found like on /create.',
     tag: 'Courses',
     audience: 'member',
+    idempotent: true,
+    errors: [403, 409, 422],
+    limited: true,
     body: z.object({
       user: z.string().optional().describe("The caller's own id, when sent"),
       mainTopic: requiredText(120, { label: 'Main topic', singleLine: true }),
-      type: courseType.describe("'text' or 'video' (or the spec's course type names)"),
+      type: courseType.describe(
+        "'text' (theory and image) or 'video' (video and theory), or the spec's names of them: 'text & image course', 'video & text course'",
+      ),
       content: z
         .unknown()
         .describe('The course content, as JSON text or an object (topics → subtopics)'),
@@ -201,6 +224,7 @@ export const courseOperations = {
     summary: 'Save progress and content of a course',
     tag: 'Courses',
     audience: 'member',
+    errors: [404, 409],
     body: z.object({
       courseId: requiredText(64),
       content: z.unknown().describe('The course content, as JSON text or an object'),
@@ -215,6 +239,7 @@ export const courseOperations = {
     description: 'Only when every lesson is done; finishing again answers the first record.',
     tag: 'Courses',
     audience: 'member',
+    errors: [404, 409],
     body: z.object({ courseId: requiredText(100) }),
     responses: {
       200: json('Finished', z.object({ success, certificateId: z.string(), completedAt: isoDate })),
@@ -241,6 +266,7 @@ export const courseOperations = {
       'The certificate of the named course (else of the caller’s newest finished one), rendered on the server and sent to the caller’s own address.',
     tag: 'Courses',
     audience: 'member',
+    errors: [404, 409, 502],
     body: z.object({
       courseId: requiredText(100).optional(),
       html: ignored('the server renders the certificate'),

@@ -34,7 +34,19 @@ export interface ApiOperation<R extends Record<number, ResponseDoc> = Record<num
   /** The path's parameters, one per `{name}` in `path`. */
   params?: z.ZodObject;
   responses: R;
+  /**
+   * The failures this operation answers beyond those every operation of its kind does (ADR 0057;
+   * openapi.server.ts adds 400 for input, 401/403 for its audience, 413 for a body, 429 for
+   * `limited`, 500 and 503): 403 for another member's row, 404, 409, 410, 502...
+   */
+  errors?: readonly ErrorStatus[];
+  /** A creating POST that takes `Idempotency-Key` (app/utils/idempotency.server.ts). */
+  idempotent?: boolean;
+  /** Counted by a rate limit or the AI allowance: 429 with Retry-After, and RateLimit-* headers. */
+  limited?: boolean;
 }
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 502 | 503;
 
 export const operation = <const O extends ApiOperation>(op: O): O => op;
 export const json = <S extends z.ZodType>(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COURSE_TYPES, POLICY_KEYS } from '../../../db/enums';
+import { ERROR_CODES } from '~/domain/api-errors';
 import { MEMBER_TYPES } from '~/domain/plans';
 
 /** The shapes more than one tag of the `/api` contract uses. */
@@ -8,8 +9,20 @@ export const success = z.literal(true);
 export const isoDate = z.iso.datetime().describe('ISO 8601 date and time, UTC');
 
 export const ErrorBody = z
-  .object({ success: z.literal(false), message: z.string().describe('What to show the person') })
-  .describe('Every failure: a 4xx (or 5xx when the server or a vendor failed) with a message');
+  .object({
+    success: z.literal(false),
+    message: z.string().describe('What to show the person; may be reworded'),
+    code: z
+      .enum(ERROR_CODES)
+      .describe('What went wrong, for a program to act on; stable (docs/api.md, Failures)'),
+    param: z
+      .string()
+      .optional()
+      .describe('The request field at fault, when one is (`email`, `courseId`...)'),
+  })
+  .describe(
+    'Every failure: a 4xx (or 5xx when the server or a vendor failed) with a message and a code',
+  );
 
 export const Message = z.object({ success, message: z.string() });
 

@@ -12,6 +12,7 @@ export const siteOperations = {
     summary: 'Send a message to the site',
     tag: 'Site',
     audience: 'anyone',
+    limited: true,
     body: contactSchema,
     responses: { 200: json('Sent', Message) },
   }),

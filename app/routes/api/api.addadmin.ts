@@ -6,9 +6,9 @@ import { guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/addadmin {email} -> {success, message}. */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('addadmin', async () => {
-    const actor = await requireApiAdmin(request);
+    const actor = await requireApiAdmin(request, context);
     return apiAction(
       request,
       {

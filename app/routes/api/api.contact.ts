@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { submitContact } from '~/services/contact.server';
 import { clientIp } from '~/utils/rate-limit.server';
-import { failureJson, guardApi } from '~/utils/responses.server';
+import { apiError, failureJson, guardApi } from '~/utils/responses.server';
 import { readBody } from '~/utils/validation.server';
 import { API, apiJson } from '~/api/contract.server';
 
@@ -17,8 +17,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export function loader() {
-  return Response.json(
-    { success: false, message: 'Method not allowed' },
-    { status: 405, headers: { Allow: 'POST' } },
-  );
+  return apiError(405, 'Method not allowed', { headers: { Allow: 'POST' } });
 }

@@ -6,9 +6,9 @@ import { guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/dashboard: the API's dashboard response (dollars in `sum` and `total`). */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('dashboard', async () => {
-    await requireApiAdmin(request);
+    await requireApiAdmin(request, context);
     const [figures, policies, admins] = await Promise.all([
       dashboardFigures(),
       getPolicies(),

@@ -12,9 +12,9 @@ const RECEIPT_EMAIL_LIMIT: RateLimit = { name: 'receipt-email', max: 5, windowSe
  * receipt (as a PDF) to the caller's own address; pages download it from
  * /receipts/:number.pdf. The html and email a client sends are ignored.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('downloadreceipt', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const limit = await hit(RECEIPT_EMAIL_LIMIT, user.id);
     if (!limit.allowed) return tooManyRequests(limit);
     const result = await emailReceipt(user);

@@ -9,9 +9,9 @@ import { API, apiJson } from '~/api/contract.server';
  * POST /api/finish {courseId} -> {success}. Only the course's owner, only when
  * every lesson is done; finishing again answers with the first record.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('finish', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const { courseId } = await requireValidBody(request, API.finish.body);
     const result = await finishCourse(user.id, courseId);
     if (!result.ok) return failureJson(result);

@@ -12,9 +12,9 @@ import { API, apiJson } from '~/api/contract.server';
  * POST /api/generate { prompt }: the model's answer as `text`, sanitized HTML (the spec's
  * clients put it in the page as HTML), for signed-in members only.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('generate', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const { prompt } = await requireValidBody(request, API.generate.body);
     await requireAiAllowance(user);
     let markdown: string;

@@ -4,9 +4,10 @@ import { getOutlineForUser, outlineStatus, type OutlineStatus } from '~/models/o
 import { startCourse } from '~/services/course-generation.server';
 import { rewriteOutlineOf, saveOutlineOf } from '~/services/outline-authoring.server';
 import { requireApiUser } from '~/utils/auth.server';
-import { failureJson, guardApi } from '~/utils/responses.server';
+import { apiError, failureJson, guardApi } from '~/utils/responses.server';
 import { requireValidBody } from '~/utils/validation.server';
 import { API, apiJson } from '~/api/contract.server';
+import { idempotent } from '~/utils/idempotency.server';
 
 /**
  * The outline of /topics for API clients (ADR 0032). GET answers it as the page shows it;
@@ -16,16 +17,16 @@ import { API, apiJson } from '~/api/contract.server';
  * course from the outline as it stands (`generate: true`, answering `courseId`). Another
  * member's outline: 404. The API calls lessons `subtopics` (the spec's word): mapped here, both ways.
  */
-const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
+const notFound = () => apiError(404, 'Not Found');
 
 const inSpecWords = (status: OutlineStatus) => ({
   ...status,
   topics: status.topics && outlineToSpec(status.topics),
 });
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return guardApi('outline.loader', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const outline = await getOutlineForUser(params.outlineId ?? '', user.id);
     if (!outline) return notFound();
     return apiJson(API.outline, 200, {
@@ -35,32 +36,35 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   return guardApi('outline.action', async () => {
-    if (request.method !== 'POST') return new Response(null, { status: 405 });
-    const user = await requireApiUser(request);
-    const outlineId = params.outlineId ?? '';
-    if (!(await getOutlineForUser(outlineId, user.id))) return notFound();
-    const body = await requireValidBody(request, API.editOutline.body);
-    if (body.topics) {
-      const saved = await saveOutlineOf(user, outlineId, outlineFromSpec(body.topics));
-      if (!saved.ok) return failureJson(saved);
-    }
-    if (body.instruction) {
-      const asked = await rewriteOutlineOf(user, outlineId, body.instruction);
-      if (!asked.ok) return failureJson(asked);
-    }
-    let courseId: string | undefined;
-    if (body.generate) {
-      const started = await startCourse(user, outlineId);
-      if (!started.ok) return failureJson(started);
-      courseId = started.value;
-    }
-    const outline = await outlineStatus((await getOutlineForUser(outlineId, user.id))!);
-    return apiJson(API.editOutline, 200, {
-      success: true,
-      outline: inSpecWords(outline),
-      ...(courseId ? { courseId } : {}),
+    if (request.method !== 'POST')
+      return apiError(405, 'Method Not Allowed', { headers: { Allow: 'GET, HEAD, POST' } });
+    const user = await requireApiUser(request, context);
+    return idempotent(request, user.id, async () => {
+      const outlineId = params.outlineId ?? '';
+      if (!(await getOutlineForUser(outlineId, user.id))) return notFound();
+      const body = await requireValidBody(request, API.editOutline.body);
+      if (body.topics) {
+        const saved = await saveOutlineOf(user, outlineId, outlineFromSpec(body.topics));
+        if (!saved.ok) return failureJson(saved);
+      }
+      if (body.instruction) {
+        const asked = await rewriteOutlineOf(user, outlineId, body.instruction);
+        if (!asked.ok) return failureJson(asked);
+      }
+      let courseId: string | undefined;
+      if (body.generate) {
+        const started = await startCourse(user, outlineId);
+        if (!started.ok) return failureJson(started);
+        courseId = started.value;
+      }
+      const outline = await outlineStatus((await getOutlineForUser(outlineId, user.id))!);
+      return apiJson(API.editOutline, 200, {
+        success: true,
+        outline: inSpecWords(outline),
+        ...(courseId ? { courseId } : {}),
+      });
     });
   });
 }

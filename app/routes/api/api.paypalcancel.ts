@@ -9,9 +9,9 @@ import { API, apiJson } from '~/api/contract.server';
  * POST /api/paypalcancel -> {success, message}: cancels the caller's own
  * subscription (any id sent is ignored); the plan stays until the paid period ends.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('paypalcancel', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const result = await cancelSubscription(user);
     if (!result.ok) return failureJson(result);
     return apiJson(API.paypalcancel, 200, {

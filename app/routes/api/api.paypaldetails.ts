@@ -11,9 +11,9 @@ import { asPayPalSubscription } from '~/api/provider-objects.server';
  * the spec's success page reads it): the caller's plan becomes the one PayPal says the
  * subscription is active on. A uid or plan sent along is ignored.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('paypaldetails', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     return apiAction(
       request,
       {

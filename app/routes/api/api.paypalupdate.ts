@@ -13,9 +13,9 @@ import { API, apiJson } from '~/api/contract.server';
  * subscription to the other paid plan (or the one named) after approval at
  * the `rel: approve` link.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('paypalupdate', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     return apiAction(
       request,
       {

@@ -11,9 +11,9 @@ import { API, apiJson } from '~/api/contract.server';
  * was approved, the caller's plan becomes what PayPal now says (its name, as the spec's
  * `type`). The mName, email, user and plan an old client sends are ignored.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('paypalupdateuser', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     return apiAction(
       request,
       {

@@ -15,7 +15,7 @@ import { API, apiJson } from '~/api/contract.server';
 export async function action({ request, context }: ActionFunctionArgs) {
   // The caller first: an anonymous caller gets 401 whatever the body says.
   return guardApi('profile', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     return apiAction(
       request,
       {

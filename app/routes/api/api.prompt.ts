@@ -12,9 +12,9 @@ import { API, apiJson } from '~/api/contract.server';
  * POST /api/prompt { prompt }: an outline as JSON text in the spec's course content shape (every
  * sub-topic with empty theory, youtube and image, not done), ready to save with /api/course.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('prompt', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const { prompt } = await requireValidBody(request, API.prompt.body);
     await requireAiAllowance(user);
     try {

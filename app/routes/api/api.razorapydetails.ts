@@ -11,9 +11,9 @@ import { asRazorpaySubscription } from '~/api/provider-objects.server';
  * plan becomes the one Razorpay says the subscription is active on. A uid or plan sent along
  * is ignored. (The path keeps the spec's spelling.)
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('razorapydetails', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     return apiAction(
       request,
       {

@@ -10,9 +10,9 @@ import { API, apiJson } from '~/api/contract.server';
  * POST /api/razorapypending {sub} -> {status}: 'active' (the caller is now
  * paid), 'pending', or 'cancelled'/'expired', as Razorpay has it.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('razorapypending', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     return apiAction(
       request,
       {

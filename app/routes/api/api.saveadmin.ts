@@ -6,9 +6,9 @@ import { guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/saveadmin {data, type} -> {success, message}: the policy HTML, sanitized on the way in. */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('saveadmin', async () => {
-    const actor = await requireApiAdmin(request);
+    const actor = await requireApiAdmin(request, context);
     return apiAction(
       request,
       {

@@ -9,9 +9,9 @@ import { API, apiJson } from '~/api/contract.server';
  * newest payment, rendered on the server and emailed once. The html, email and
  * subscription a client sends are ignored.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('sendreceipt', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const result = await emailLatestReceiptOnce(user);
     if (!result.ok) return failureJson(result);
     return apiJson(API.sendreceipt, 200, { success: true, message: result.value.message });

@@ -9,9 +9,9 @@ import { asPayPalSubscription, asRazorpaySubscription } from '~/api/provider-obj
  * POST /api/subscriptiondetail -> {session, method}: the caller's subscription as its provider
  * has it (PayPal's REST JSON or Razorpay's entity), with what this site recorded.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('subscriptiondetail', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const details = await subscriptionDetails(user);
     if (!details.ok) return failureJson(details);
     const { subscription, provider } = details.value;

@@ -7,9 +7,9 @@ import { guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/yt { prompt }: an embeddable video's id as `url` (empty when none). */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('yt', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const { prompt } = await requireValidBody(request, API.yt.body);
     await requireAiAllowance(user);
     try {

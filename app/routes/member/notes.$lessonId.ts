@@ -13,19 +13,19 @@ const noteJson = (note: Awaited<ReturnType<typeof readLessonNote>>) =>
   );
 
 /** GET: the member's note on this lesson (empty, revision 0, when none). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request, context);
   const lesson = await lessonOfMember(params.lessonId, user.id);
   if (!lesson) return notFound();
   return noteJson(await readLessonNote(user.id, lesson.id));
 }
 
 /** POST { body }: replaces the note (the last write wins) and answers the stored revision. */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   return guardApi('notes', async () => {
     if (request.method !== 'POST')
       return Response.json({ success: false, message: 'Method Not Allowed' }, { status: 405 });
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const lesson = await lessonOfMember(params.lessonId, user.id);
     if (!lesson) return notFound();
     const saved = await writeLessonNote(user.id, lesson, (await readBody(request)).body);

@@ -9,8 +9,8 @@ import { readBody } from '~/utils/validation.server';
 const notFound = () => statusJson({ success: false, message: 'Not Found' }, 404);
 
 /** GET: the lesson's regeneration state; with `?known=&wait=` held until it changes (long-poll). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request, context);
   const lesson = await lessonOfMember(params.lessonId, user.id);
   if (!lesson) return notFound();
   const status = await readWhenChanged(request, () => regenerationStatus(lesson.id), {
@@ -21,11 +21,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** POST { intent: regenerate | restore, instruction? }: starts a re-write or puts the old text back. */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   return guardApi('regenerate', async () => {
     if (request.method !== 'POST')
       return Response.json({ success: false, message: 'Method Not Allowed' }, { status: 405 });
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const lesson = await lessonOfMember(params.lessonId, user.id);
     if (!lesson) return notFound();
     const result = await changeLessonVersion(user, lesson, await readBody(request));

@@ -5,8 +5,8 @@ import { requireApiUser } from '~/utils/auth.server';
 import { readWhenChanged, statusJson } from '~/utils/long-poll.server';
 
 /** GET: every lesson's generation state (queued, running, retrying + attempts, done) and progress. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request, context);
   const course = await getCourseForUser(params.courseId ?? '', user.id);
   if (!course) return statusJson({ success: false, message: 'Not Found' }, 404);
   const status = await readWhenChanged(

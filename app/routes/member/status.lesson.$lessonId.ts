@@ -5,8 +5,8 @@ import { requireApiUser } from '~/utils/auth.server';
 import { statusJson } from '~/utils/long-poll.server';
 
 /** GET: the lesson as it is being written, as server-sent events (see lesson-stream.server.ts). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request, context);
   const lesson = await lessonOfMember(params.lessonId, user.id);
   if (!lesson) return statusJson({ success: false, message: 'Not Found' }, 404);
   return lessonDraftStream(request, lesson, user.id);

@@ -5,8 +5,8 @@ import { requireApiUser } from '~/utils/auth.server';
 import { readWhenChanged, statusJson } from '~/utils/long-poll.server';
 
 /** GET: the outline job's state (queued, running, retrying + attempts, done + topics). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request, context);
   const outlineId = params.outlineId ?? '';
   const status = await readWhenChanged(
     request,

@@ -8,8 +8,8 @@ import { readBody } from '~/utils/validation.server';
 const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
 
 /** GET: the member's conversation with the tutor of this lesson, oldest first. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request, context);
   const lesson = await lessonOfMember(params.lessonId, user.id);
   if (!lesson) return notFound();
   return Response.json(
@@ -19,11 +19,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** POST { question }: the tutor's answer as server-sent events (see tutor.server.ts). */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   return guardApi('tutor', async () => {
     if (request.method !== 'POST')
       return Response.json({ success: false, message: 'Method Not Allowed' }, { status: 405 });
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const lesson = await lessonOfMember(params.lessonId, user.id);
     if (!lesson) return notFound();
     const body = await readBody(request);

@@ -40,7 +40,10 @@ describe('POST /theme', () => {
     ] as const) {
       const response = await post(body, type);
       expect(response.status).toBe(400);
-      await expect(response.json()).resolves.toEqual({ success: false, message: 'Unknown theme' });
+      await expect(response.json()).resolves.toMatchObject({
+        success: false,
+        message: 'Unknown theme',
+      });
     }
   });
 });
