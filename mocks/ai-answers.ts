@@ -116,6 +116,12 @@ function outlineAnswer(prompt: string, malformedTry: number | undefined): Record
   const subtopicCount = Number(field(prompt, 'Sub-topics per topic') ?? 2) || 2;
   const rewrite = rewriteOutline(prompt, count);
   if (rewrite) return { [key]: rewrite };
+  // The material's planned topics (ADR 0058): titled after their sections, lessons as planned.
+  const planned = listAfter(prompt, 'Planned topics');
+  if (planned.length > 0) {
+    const limit = Number(field(prompt, 'Most topics in all') ?? count) || count;
+    return { [key]: plannedOutline(planned, memberTopics, limit) };
+  }
   // A long section's later parts ("Heading (part 2)") are the same topic.
   const headings = listAfter(prompt, 'Document sections')
     .map((line) => line.replace(/\s*\((pages?) [^)]*\)$/, ''))
@@ -161,6 +167,27 @@ function materialOutline(headings: string[], count: number, memberTopics: string
   for (const member of memberTopics) {
     if (topics.length >= limit) break;
     if (topics.some((topic) => topic.title.toLowerCase() === member.toLowerCase())) continue;
+    topics.push({
+      title: member,
+      subtopics: [blankLesson(`Understanding ${member}`), blankLesson(`${member} by Example`)],
+    });
+  }
+  return topics;
+}
+
+/** The planned topics ("Pages 3–4 | lesson | lesson"), then the member's while there is room. */
+function plannedOutline(planned: string[], memberTopics: string[], limit: number) {
+  const topics = planned.map((line) => {
+    const lessons = line.split(' | ').slice(1);
+    const first = lessons[0]!.split('; ')[0]!;
+    const last = lessons[lessons.length - 1]!.split('; ').pop()!;
+    return {
+      title: first === last ? first : `From ${first} to ${last}`,
+      subtopics: lessons.map(blankLesson),
+    };
+  });
+  for (const member of memberTopics) {
+    if (topics.length >= limit) break;
     topics.push({
       title: member,
       subtopics: [blankLesson(`Understanding ${member}`), blankLesson(`${member} by Example`)],

@@ -12,6 +12,7 @@ import { FormFeedback } from '~/components/form-feedback';
 import { GenerationState } from '~/components/generation-state';
 import { OutlineEditor } from '~/components/outline-editor';
 import { getOutlineForUser, outlineStatus } from '~/models/outlines.server';
+import { materialHeadingsOfOutline } from '~/services/material/coverage.server';
 import type { OutlineStatus } from '~/models/outlines.server';
 import { z } from 'zod';
 import {
@@ -41,6 +42,7 @@ import { requireUser } from '~/utils/auth.server';
 import { parseWith, readBody, requiredText } from '~/utils/validation.server';
 import { useLongPoll } from '~/browser/use-long-poll';
 import { languageAttributes } from '~/domain/languages';
+import { topicCoverage } from '~/domain/material-coverage';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Topics | CourseGen' }];
@@ -50,7 +52,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const outline = await getOutlineForUser(params.outlineId ?? '', user.id);
   if (!outline) throw new Response('Not Found', { status: 404 });
   await ensureOutlineJob(outline);
-  return { status: withJobService(await outlineStatus(outline)), plan: user.plan };
+  return {
+    status: withJobService(await outlineStatus(outline)),
+    plan: user.plan,
+    // The material's headings and pages (not its text): each topic says what it covers (ADR 0058).
+    sections: await materialHeadingsOfOutline(outline.id),
+  };
 }
 
 const outlineAction = z.discriminatedUnion('intent', [
@@ -182,6 +189,11 @@ function TopicsView() {
               outlineId={status.id}
               plan={loaderData.plan}
               initial={status.topics}
+              covers={
+                loaderData.sections
+                  ? (topic) => topicCoverage(loaderData.sections!, topic)
+                  : undefined
+              }
               revision={status.revision}
               locked={Boolean(status.rewriting)}
               language={languageAttributes(status.language)}

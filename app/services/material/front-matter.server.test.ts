@@ -72,7 +72,7 @@ describe('front matter', () => {
       'spec.pdf',
       await printedPdf({ title: 'Shared MIME-info Database', sections: SECTIONS }),
     );
-    if (!result.ok) throw new Error(result.error.message);
+    if (!result.ok) throw new Error(result.message);
     const { sections } = result.value;
     expect(sections.map((s) => s.heading)).toEqual(SECTIONS.map((s) => s.heading));
     // The sections start on page 3, after the cover and the contents.

@@ -1,4 +1,5 @@
 import type { LessonSource, MaterialSection } from '../../../db/schema';
+import { allWords, headingShare } from '~/domain/material-coverage';
 
 /**
  * Which sections of the member's material a lesson is written from (ADR 0032, ranked as ADR 0058
@@ -25,12 +26,6 @@ const HEADING_WEIGHT = 3;
 const K1 = 1.2;
 const B = 0.75;
 
-/** Words that carry no subject, wherever they are. */
-const FUNCTION_WORDS = new Set(
-  'the and for with from that this what how why are was were its into about your you our their'.split(
-    ' ',
-  ),
-);
 /** Words titles are made of: ignored in a query unless a section's heading holds them. */
 const TITLE_WORDS = new Set(
   (
@@ -38,9 +33,6 @@ const TITLE_WORDS = new Set(
     'practice more new using use uses'
   ).split(' '),
 );
-
-const allWords = (text: string): string[] =>
-  (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !FUNCTION_WORDS.has(w));
 
 /** A title's subject words (title words dropped, unless `keep` holds them). */
 export function wordsOf(text: string, keep: ReadonlySet<string> = new Set()): Set<string> {
@@ -52,22 +44,6 @@ export interface Passage {
   index: number;
   section: MaterialSection;
   score: number;
-}
-
-/** A section's own heading, without the "(part 2)" a long section's later parts carry. */
-const baseHeading = (heading: string) => heading.replace(/\s*\(part \d+\)$/, '');
-
-/**
- * The share (0–1) of a section heading's words that `title` holds: 1 when the title names the
- * section ("Understanding 1.3 Language used" and "1.3 Language used").
- */
-export function headingShare(heading: string, title: string): number {
-  const headingWords = new Set(allWords(baseHeading(heading)));
-  if (headingWords.size === 0) return 0;
-  const titleWords = new Set(allWords(title));
-  let held = 0;
-  for (const word of headingWords) if (titleWords.has(word)) held += 1;
-  return held / headingWords.size;
 }
 
 /** The sections a lesson on `lesson` (in topic `topic`) draws on, best first. */
