@@ -450,6 +450,8 @@ function flashcardsAnswer(prompt: string, malformedTry: number | undefined): unk
     ];
     return broken[(malformedTry - 1) % broken.length];
   }
+  const grounded = materialCards(prompt, lesson);
+  if (grounded) return { cards: grounded };
   return {
     cards: [
       { question: `${MOCK_CARD_QUESTION_START} "${lesson}"?`, answer: main },
@@ -463,6 +465,30 @@ function flashcardsAnswer(prompt: string, malformedTry: number | undefined): unk
       },
     ],
   };
+}
+
+/**
+ * Cards from the member's material (ADR 0058), as the real model writes them from a lesson that
+ * quotes it: where the lesson's passage is, what it says first, and the longest term it uses.
+ * Undefined when the lesson text quotes no material (mockMarkdownLesson's `materialLesson`).
+ */
+function materialCards(prompt: string, lesson: string) {
+  const quoted = /Your material \((.+?)\) says: "([^"]+)"/.exec(prompt);
+  if (!quoted) return undefined;
+  const [, source, passage] = quoted;
+  const sentence = passage!.split(/(?<=[.!?])\s+/)[0]!;
+  const term = [...(sentence.match(/\p{L}{4,}/gu) ?? [])].sort((a, b) => b.length - a.length)[0];
+  return [
+    { question: `Where in your material is "${lesson}" taught?`, answer: firstWords(source!, 12) },
+    {
+      question: `What does your material say first about "${lesson}"?`,
+      answer: `${firstWords(sentence.replace(/[.!?]$/, ''), 12)}`,
+    },
+    {
+      question: `Which term of your material does "${lesson}" explain?`,
+      answer: term ?? firstWords(lesson, 6),
+    },
+  ];
 }
 
 const QUIZ_TOOL = 'course_quiz';
