@@ -31,8 +31,12 @@ const SENTENCE_END = /\p{L}[.!?](?=\s|$)/gu;
 
 export const isPageNumber = (line: string) => PAGE_NUMBER.test(line.trim());
 
+/** An entry is a line of a title and a number: a longer line is prose (and not worth a regex). */
+const MAX_ENTRY_CHARS = 200;
+
 const isTocEntry = (line: string) => {
   const text = line.trim().replace(/^[-*+]\s+/, '');
+  if (text.length > MAX_ENTRY_CHARS) return false;
   return TOC_ENTRY.test(text) || ANCHOR_ENTRY.test(text);
 };
 
@@ -54,7 +58,11 @@ interface PageLine {
 /** A PDF's lines less page numbers and running headers and footers. */
 export function withoutPageFurniture<L extends PageLine>(lines: L[]): L[] {
   const byPage = new Map<number, L[]>();
-  for (const line of lines) byPage.set(line.page, [...(byPage.get(line.page) ?? []), line]);
+  for (const line of lines) {
+    const page = byPage.get(line.page);
+    if (page) page.push(line);
+    else byPage.set(line.page, [line]);
+  }
   const shape = (text: string) => text.trim().replace(/\d+/g, '#').toLowerCase();
   const edgePages = new Map<string, Set<number>>();
   for (const [page, pageLines] of byPage) {
