@@ -66,17 +66,24 @@ describe('a course grounded in the whole document', () => {
     await page.getByRole('button', { name: 'Generate Course' }).click();
     await page.waitForURL(/\/course\/[\w-]+$/);
     const nav = page.getByRole('navigation', { name: 'Course topics' });
-    const links = await nav
-      .locator('a[href*="?lesson="]')
-      .evaluateAll((as) =>
-        as.map((a) => ({ href: a.getAttribute('href')!, title: a.textContent!.trim() })),
-      );
+    const links = await nav.locator('a[href*="?lesson="]').evaluateAll((as) =>
+      as.map((a) => ({
+        href: a.getAttribute('href')!,
+        title: a.querySelector('.lesson-title')!.textContent!.trim(),
+      })),
+    );
     expect(links.map((l) => l.title)).toEqual(SECTIONS.map((s) => s.heading));
     const cited: { lesson: string; section: string }[] = [];
     const course = page.url();
     for (const link of links) {
-      await page.goto(`${course}${link.href}`);
-      await page.getByTestId('lesson-theory').getByText('Your material').waitFor();
+      await page.goto(new URL(link.href, course).href);
+      await page
+        .getByTestId('lesson-theory')
+        .getByText('Your material')
+        .waitFor()
+        .catch((error: Error) => {
+          throw new Error(`${link.title} (${page.url()}): ${error.message}`);
+        });
       const href = await page.getByTestId('lesson-sources').getByRole('link').getAttribute('href');
       cited.push({ lesson: link.title, section: href! });
     }
