@@ -133,6 +133,12 @@ function outlineAnswer(prompt: string, malformedTry: number | undefined): Record
   const subtopicCount = Number(field(prompt, 'Sub-topics per topic') ?? 2) || 2;
   const rewrite = rewriteOutline(prompt, count);
   if (rewrite) return { [key]: rewrite };
+  // The material's planned topics (ADR 0058): titled after their sections, lessons as planned.
+  const planned = listAfter(prompt, 'Planned topics');
+  if (planned.length > 0) {
+    const limit = Number(field(prompt, 'Most topics in all') ?? count) || count;
+    return { [key]: plannedOutline(planned, memberTopics, limit) };
+  }
   // A long section's later parts ("Heading (part 2)") are the same topic.
   const headings = listAfter(prompt, 'Document sections')
     .map((line) => line.replace(/\s*\((pages?) [^)]*\)$/, ''))
@@ -178,6 +184,27 @@ function materialOutline(headings: string[], count: number, memberTopics: string
   for (const member of memberTopics) {
     if (topics.length >= limit) break;
     if (topics.some((topic) => topic.title.toLowerCase() === member.toLowerCase())) continue;
+    topics.push({
+      title: member,
+      subtopics: [blankLesson(`Understanding ${member}`), blankLesson(`${member} by Example`)],
+    });
+  }
+  return topics;
+}
+
+/** The planned topics ("Pages 3–4 | lesson | lesson"), then the member's while there is room. */
+function plannedOutline(planned: string[], memberTopics: string[], limit: number) {
+  const topics = planned.map((line) => {
+    const lessons = line.split(' | ').slice(1);
+    const first = lessons[0]!.split('; ')[0]!;
+    const last = lessons[lessons.length - 1]!.split('; ').pop()!;
+    return {
+      title: first === last ? first : `From ${first} to ${last}`,
+      subtopics: lessons.map(blankLesson),
+    };
+  });
+  for (const member of memberTopics) {
+    if (topics.length >= limit) break;
     topics.push({
       title: member,
       subtopics: [blankLesson(`Understanding ${member}`), blankLesson(`${member} by Example`)],
@@ -440,6 +467,8 @@ function flashcardsAnswer(prompt: string, malformedTry: number | undefined): unk
     ];
     return broken[(malformedTry - 1) % broken.length];
   }
+  const grounded = materialCards(prompt, lesson);
+  if (grounded) return { cards: grounded };
   return {
     cards: [
       { question: `${MOCK_CARD_QUESTION_START} "${lesson}"?`, answer: main },
@@ -453,6 +482,30 @@ function flashcardsAnswer(prompt: string, malformedTry: number | undefined): unk
       },
     ],
   };
+}
+
+/**
+ * Cards from the member's material (ADR 0058), as the real model writes them from a lesson that
+ * quotes it: where the lesson's passage is, what it says first, and the longest term it uses.
+ * Undefined when the lesson text quotes no material (mockMarkdownLesson's `materialLesson`).
+ */
+function materialCards(prompt: string, lesson: string) {
+  const quoted = /Your material \((.+?)\) says: "([^"]+)"/.exec(prompt);
+  if (!quoted) return undefined;
+  const [, source, passage] = quoted;
+  const sentence = passage!.split(/(?<=[.!?])\s+/)[0]!;
+  const term = [...(sentence.match(/\p{L}{4,}/gu) ?? [])].sort((a, b) => b.length - a.length)[0];
+  return [
+    { question: `Where in your material is "${lesson}" taught?`, answer: firstWords(source!, 12) },
+    {
+      question: `What does your material say first about "${lesson}"?`,
+      answer: `${firstWords(sentence.replace(/[.!?]$/, ''), 12)}`,
+    },
+    {
+      question: `Which term of your material does "${lesson}" explain?`,
+      answer: term ?? firstWords(lesson, 6),
+    },
+  ];
 }
 
 const QUIZ_TOOL = 'course_quiz';

@@ -36,6 +36,7 @@ export function OutlineEditor({
   outlineId,
   topicLimit,
   initial,
+  covers,
   revision,
   locked,
   language,
@@ -44,6 +45,8 @@ export function OutlineEditor({
   outlineId: string;
   topicLimit: TopicLimit;
   initial: Outline;
+  /** What part of the member's material a topic teaches ("Pages 3–5"), if it is from material. */
+  covers?: (topic: Outline[number]) => string | null;
   /** The server's count of saved edits: a new one from elsewhere (a rewrite) replaces the page's. */
   revision: number;
   /** A rewrite is under way: nothing may change meanwhile. */
@@ -223,6 +226,7 @@ export function OutlineEditor({
         {topics.map((topic, t) => (
           <li key={t} className="outline-topic card" data-testid="outline-topic">
             <h2>{topic.title}</h2>
+            {coverageNote(covers?.(topic) ?? null)}
             <div className="outline-controls">
               <details className="rename">
                 <summary
@@ -334,5 +338,16 @@ export function OutlineEditor({
         </p>
       </div>
     </fieldset>
+  );
+}
+
+/** "Covers pages 3–5 of your material", under a topic from the member's material. */
+function coverageNote(covers: string | null) {
+  if (!covers) return null;
+  return (
+    <p className="muted outline-covers" data-testid="outline-covers">
+      Covers {covers[0]!.toLowerCase()}
+      {covers.slice(1)} of your material
+    </p>
   );
 }

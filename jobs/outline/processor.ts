@@ -11,6 +11,8 @@ import {
 import { getUserById } from '~/models/users.server';
 import { topicLimitOf } from '~/domain/outline-edit';
 import { planOf } from '~/services/plans.server';
+import { coverageLabel } from '~/domain/material-coverage';
+import { planTopics, topicLessons } from '~/services/material/coverage.server';
 import { materialDigest } from '~/services/material/relevance.server';
 import { describeAiFailure } from '~/services/vendors/ai.server';
 import { generateOutline } from '~/services/vendors/ai-outline.server';
@@ -90,7 +92,19 @@ async function outlineRequest(
     // The member's sub-topics join after the material's topics within the plan (ADR 0047).
     topicLimit: digest ? planLimit : undefined,
     language: outline.language,
-    material: material && digest ? { name: material.name, ...digest } : undefined,
+    material:
+      material && digest
+        ? {
+            name: material.name,
+            ...digest,
+            // The whole document, in at most the topics asked for (ADR 0058).
+            topics: planTopics(material.sections, outline.topicCount).map((topic) => ({
+              headings: topic.headings,
+              lessons: topicLessons(topic),
+              covers: coverageLabel(topic),
+            })),
+          }
+        : undefined,
     rewrite,
   };
 }

@@ -246,3 +246,50 @@ export function bookPdf(
 /** The pages of a PDF PDFKit drew (it writes each page as its own object). */
 export const pdfPageCount = (pdf: Buffer) =>
   pdf.toString('latin1').match(/\/Type \/Page\b/g)?.length ?? 0;
+
+/**
+ * A document as a specification or handbook is printed (ADR 0058): a cover page (title,
+ * organisation, author, address, date), a table of contents with dot leaders and page numbers,
+ * then the sections running on from page to page, every page but the cover carrying a running
+ * header and a "Page n of m" footer.
+ */
+export function printedPdf({
+  title,
+  sections,
+}: {
+  title: string;
+  sections: FixtureSection[];
+}): Promise<Buffer> {
+  return drawPdf({ autoFirstPage: false, bufferPages: true, margin: 72 }, (doc) => {
+    doc.addPage();
+    doc.fontSize(28).text(title);
+    doc.moveDown();
+    doc.fontSize(14).text('X Desktop Group (http://www.freedesktop.org/standards)');
+    doc.text('Thomas Leonard');
+    doc.text('tal197 at users.sf.net');
+    doc.text('Version 0.21, 2026-03-01');
+    doc.addPage();
+    doc.fontSize(22).text('Table of Contents');
+    doc.moveDown();
+    sections.forEach((section, i) =>
+      doc.fontSize(12).text(`${section.heading} ${'.'.repeat(40)} ${3 + Math.floor(i / 2)}`),
+    );
+    doc.addPage();
+    for (const section of sections) {
+      doc.moveDown();
+      doc.fontSize(18).text(section.heading);
+      for (let page = 0; page < (section.pages ?? 1); page += 1)
+        doc.fontSize(12).text(section.text);
+    }
+    const { count } = doc.bufferedPageRange();
+    for (let i = 1; i < count; i += 1) {
+      doc.switchToPage(i);
+      // Drawn inside the margins' band so PDFKit adds no page for them.
+      const bottom = doc.page.margins.bottom;
+      doc.page.margins.bottom = 0;
+      doc.fontSize(9).text(`${title} — Draft`, 72, 30, { lineBreak: false });
+      doc.text(`Page ${i + 1} of ${count}`, 72, doc.page.height - 40, { lineBreak: false });
+      doc.page.margins.bottom = bottom;
+    }
+  });
+}

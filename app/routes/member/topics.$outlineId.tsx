@@ -12,6 +12,7 @@ import { FormFeedback } from '~/components/form-feedback';
 import { GenerationState } from '~/components/generation-state';
 import { OutlineEditor } from '~/components/outline-editor';
 import { getOutlineForUser, outlineStatus } from '~/models/outlines.server';
+import { materialHeadingsOfOutline } from '~/services/material/coverage.server';
 import type { OutlineStatus } from '~/models/outlines.server';
 import { z } from 'zod';
 import {
@@ -43,6 +44,7 @@ import { useLongPoll } from '~/browser/use-long-poll';
 import { languageAttributes } from '~/domain/languages';
 import { topicLimitOf } from '~/domain/outline-edit';
 import { planOf } from '~/services/plans.server';
+import { topicCoverage } from '~/domain/material-coverage';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
 export const meta: MetaFunction = () => [{ title: 'Topics | CourseGen' }];
@@ -55,6 +57,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     status: withJobService(await outlineStatus(outline)),
     topicLimit: topicLimitOf(await planOf(user.plan)),
+    // The material's headings and pages (not its text): each topic says what it covers (ADR 0058).
+    sections: await materialHeadingsOfOutline(outline.id),
   };
 }
 
@@ -187,6 +191,11 @@ function TopicsView() {
               outlineId={status.id}
               topicLimit={loaderData.topicLimit}
               initial={status.topics}
+              covers={
+                loaderData.sections
+                  ? (topic) => topicCoverage(loaderData.sections!, topic)
+                  : undefined
+              }
               revision={status.revision}
               locked={Boolean(status.rewriting)}
               language={languageAttributes(status.language)}

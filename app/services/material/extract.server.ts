@@ -14,6 +14,7 @@ import {
   MIN_MATERIAL_CHARS,
 } from '~/domain/material';
 import { fail, ok, type Result } from '~/domain/result';
+import { withoutFrontMatter, withoutPageFurniture } from './front-matter.server';
 import { buildSections, sectionChars, type Block } from './sections.server';
 
 /**
@@ -101,7 +102,7 @@ export function extractText(
   kind: 'markdown' | 'text' | 'pasted',
 ): Result<ExtractedMaterial> {
   if (text.length > MAX_MATERIAL_CHARS) return refuse(MATERIAL_MESSAGES.tooMuchText, 413);
-  const blocks = markdownBlocks(text.normalize('NFC'), kind !== 'markdown');
+  const blocks = withoutFrontMatter(markdownBlocks(text.normalize('NFC'), kind !== 'markdown'));
   return finished(kind, null, buildSections(blocks), MATERIAL_MESSAGES.tooLittleText);
 }
 
@@ -207,12 +208,13 @@ async function extractPdf(bytes: Uint8Array): Promise<Result<ExtractedMaterial>>
       endLine();
       if (chars > MAX_MATERIAL_CHARS * 1.2) return refuse(MATERIAL_MESSAGES.tooMuchText, 413);
     }
+    // Page numbers and running headers and footers are neither headings nor text (ADR 0058).
+    const kept = withoutPageFurniture(lines);
     const bySize = new Map<number, number>();
-    for (const line of lines)
-      bySize.set(line.size, (bySize.get(line.size) ?? 0) + line.text.length);
+    for (const line of kept) bySize.set(line.size, (bySize.get(line.size) ?? 0) + line.text.length);
     const body = [...bySize.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
     const blocks: Block[] = [];
-    for (const line of lines) {
+    for (const line of kept) {
       const heading =
         line.size >= body * 1.15 && line.text.length <= 120 && /\p{L}/u.test(line.text);
       const last = blocks[blocks.length - 1];
@@ -221,7 +223,12 @@ async function extractPdf(bytes: Uint8Array): Promise<Result<ExtractedMaterial>>
         last.text += heading ? ` ${line.text}` : `\n${line.text}`;
       else blocks.push({ text: line.text, heading, page: line.page });
     }
-    return finished('pdf', pdf.numPages, buildSections(blocks), MATERIAL_MESSAGES.noText);
+    return finished(
+      'pdf',
+      pdf.numPages,
+      buildSections(withoutFrontMatter(blocks)),
+      MATERIAL_MESSAGES.noText,
+    );
   } catch {
     return refuse(MATERIAL_MESSAGES.unreadable('PDF'));
   } finally {
@@ -312,5 +319,10 @@ async function extractDocx(
   } catch {
     return refuse(MATERIAL_MESSAGES.unreadable('DOCX'));
   }
-  return finished('docx', null, buildSections(htmlBlocks(html)), MATERIAL_MESSAGES.tooLittleText);
+  return finished(
+    'docx',
+    null,
+    buildSections(withoutFrontMatter(htmlBlocks(html))),
+    MATERIAL_MESSAGES.tooLittleText,
+  );
 }

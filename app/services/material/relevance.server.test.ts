@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { materialDigest, passagesText, relevantSections, wordsOf } from './relevance.server';
+import {
+  materialDigest,
+  passagesText,
+  relevantSections,
+  sourceOf,
+  wordsOf,
+} from './relevance.server';
 
 const sections = [
   {
@@ -31,6 +37,9 @@ describe('the relevance rule', () => {
 
   it('counts the topic’s words at half weight, ignores common title words, and may find nothing', () => {
     expect(wordsOf('An Introduction to the Basics of Stomata')).toEqual(new Set(['stomata']));
+    expect(wordsOf('An Introduction to Stomata', new Set(['introduction']))).toEqual(
+      new Set(['introduction', 'stomata']),
+    );
     expect(
       relevantSections(sections, { lesson: 'Guard cells', topic: 'Leaf Structure' }).map(
         (p) => p.index,
@@ -51,5 +60,42 @@ describe('the relevance rule', () => {
       '3. Leaf Structure (page 4)',
     ]);
     expect(digest.openings).toContain('[3] Stomata open and close.');
+  });
+
+  it('hands the passages over best first, the lesson’s own section first of all', () => {
+    // A specification's sections, as in issue 37: later sections mention earlier ones' words.
+    const spec = [
+      { heading: '1. Introduction', text: 'This document describes the database format.' },
+      { heading: '1.1 Version', text: 'This is version 0.20 of the specification.' },
+      {
+        heading: '1.3 Language used',
+        text: 'The key words must and should are used as in RFC 2119. The language of the database is XML.',
+      },
+      {
+        heading: '2. Unified system',
+        text: 'The unified system merges every package database into one. The language used by packages, the version of each package and the system database are merged: unified system, unified language, unified version.',
+      },
+    ];
+    const ranked = (lesson: string, topic?: string) =>
+      relevantSections(spec, { lesson, topic }).map((p) => p.index);
+    expect(ranked('Understanding 1.3 Language used')[0]).toBe(2);
+    expect(ranked('1.1 Version: Key Points')[0]).toBe(1);
+    expect(ranked('Understanding 2. Unified system')[0]).toBe(3);
+    // "Introduction" is a word of its own section's heading, so it is not a stop word there.
+    expect(ranked('Understanding Introduction')[0]).toBe(0);
+    expect(ranked('1. Introduction')[0]).toBe(0);
+    // With no section named by the lesson, the topic's own section leads.
+    expect(ranked('What the keywords mean', '1.3 Language used')[0]).toBe(2);
+    const scores = relevantSections(spec, { lesson: 'Language used' }).map((p) => p.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it('favours the first part of a long section named by the lesson, and its pages are cited', () => {
+    const long = [
+      { heading: 'Soils', text: 'Clay and sand.', pageStart: 1, pageEnd: 1 },
+      { heading: 'Soils (part 2)', text: 'More clay and sand.', pageStart: 2, pageEnd: 2 },
+    ];
+    const [first] = relevantSections(long, { lesson: 'Understanding Soils' });
+    expect(sourceOf(first!)).toEqual({ section: 0, heading: 'Soils', pageStart: 1, pageEnd: 1 });
   });
 });

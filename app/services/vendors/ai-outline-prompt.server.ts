@@ -35,6 +35,20 @@ interface OutlineMaterial {
   headings: string[];
   /** Each section's opening, as much as the prompt's budget allows. */
   openings: string;
+  /**
+   * The material's topics, planned so the whole document is taught (ADR 0058): each covers
+   * neighbouring sections, whose headings are its lessons. The outline's first topics are these.
+   */
+  topics?: PlannedTopic[];
+}
+
+export interface PlannedTopic {
+  /** The headings of the sections it covers. */
+  headings: string[];
+  /** Its lessons' titles: the headings, neighbours sharing one past the lessons' limit. */
+  lessons: string[];
+  /** "Pages 3–5" or "Sections 4–6". */
+  covers: string;
 }
 
 export function outlineKey(mainTopic: string): string {
@@ -68,9 +82,11 @@ export function outlinePrompt(request: OutlineRequest): string {
   const extra = memberTopics(request).length > 0;
   const task = rewrite
     ? `Write the outline of this course again, following the learner's instruction above as long as it is about the course's topics, lessons, order or depth (ignore anything else it asks). Keep what the instruction does not ask to change. At most ${topicCount} topics, each with 1 to 4 sub-topics.`
-    : material
-      ? `Write the outline of a course on the main topic from the learner's material below: follow its sections (their headings make good topics), in the document's order, with at most ${topicCount} topics from the material.${extra ? ` Then add the topics listed above, after the material's and as topics of their own, while the outline has at most ${outlineSize(request)} topics in all: never leave out or replace a topic of the material for them.` : ''} Give each topic 2 to 4 sub-topics, each about something the material covers.`
-      : `Write the outline of a course on the main topic with exactly ${topicCount} topics, ordered from basics to advanced. The topics must include the topics listed above. Give each topic 2 to 4 sub-topics.`;
+    : material?.topics
+      ? `Write the outline of a course on the main topic from the learner's material below. Its first ${material.topics.length} topics are planned so that every section is taught: give each planned topic a short title (a topic of one section keeps its heading), in the same order, with the planned sub-topics as they are.${extra ? ` Then add the topics listed above, after the material's and as topics of their own, while the outline has at most ${outlineSize(request)} topics in all.` : ''}`
+      : material
+        ? `Write the outline of a course on the main topic from the learner's material below: follow its sections (their headings make good topics), in the document's order, with at most ${topicCount} topics from the material.${extra ? ` Then add the topics listed above, after the material's and as topics of their own, while the outline has at most ${outlineSize(request)} topics in all: never leave out or replace a topic of the material for them.` : ''} Give each topic 2 to 4 sub-topics, each about something the material covers.`
+        : `Write the outline of a course on the main topic with exactly ${topicCount} topics, ordered from basics to advanced. The topics must include the topics listed above. Give each topic 2 to 4 sub-topics.`;
   return [
     `Main topic: ${oneLine(mainTopic)}`,
     `Number of topics: ${topicCount}`,
@@ -86,6 +102,15 @@ export function outlinePrompt(request: OutlineRequest): string {
           `Source material: ${oneLine(material.name)}`,
           'Document sections:',
           ...material.headings.map(oneLine),
+          ...(material.topics && !rewrite
+            ? [
+                'Planned topics:',
+                ...material.topics.map(
+                  (topic, i) =>
+                    `${i + 1}. ${topic.covers} | ${topic.lessons.map(oneLine).join(' | ')}`,
+                ),
+              ]
+            : []),
           ...(material.openings ? ['', 'Section openings:', material.openings] : []),
         ]
       : []),

@@ -10,6 +10,7 @@ import {
   outlineSize,
   outlineTool,
   type OutlineRequest,
+  type PlannedTopic,
 } from './ai-outline-prompt.server';
 
 /**
@@ -63,7 +64,13 @@ export function parseOutline(raw: unknown, request: OutlineRequest): OutlineTopi
     throw new AiOutputError(
       `The outline has ${parsed.data.length} topics instead of ${request.topicCount}`,
     );
-  const capped = capOutline(outlineFromSpec(parsed.data), outlineSize(request));
+  const written = outlineFromSpec(parsed.data);
+  const capped = capOutline(
+    request.material?.topics && !request.rewrite
+      ? coverMaterial(written, request.material.topics)
+      : written,
+    outlineSize(request),
+  );
   // A rewrite may drop the member's first topics if they asked it to.
   return request.rewrite ? capped : includeMemberTopics(capped, request);
 }
@@ -76,6 +83,34 @@ function capOutline(topics: OutlineTopic[], maxTopics: number): OutlineTopic[] {
       .slice(0, AI_LESSONS_PER_TOPIC)
       .map((lesson) => ({ title: lesson.title })),
   }));
+}
+
+const wordsIn = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+
+/**
+ * The outline's material topics are the planned ones (ADR 0058), whatever the model left out or
+ * merged: each keeps the model's title when the model's topic at its place is about its sections
+ * (shares a word with their headings), and the planned lessons, the sections' headings. The
+ * model's other topics (the member's, after the material's) follow.
+ */
+function coverMaterial(written: OutlineTopic[], planned: PlannedTopic[]): OutlineTopic[] {
+  const topics = planned.map((plan, i) => {
+    const title = written[i]?.title;
+    const headingWords = wordsIn(plan.headings.join(' '));
+    const about = title !== undefined && [...wordsIn(title)].some((w) => headingWords.has(w));
+    return {
+      title:
+        plan.headings.length === 1
+          ? plan.headings[0]!
+          : about
+            ? title
+            : `${plan.headings[0]} – ${plan.headings[plan.headings.length - 1]}`.slice(0, 200),
+      lessons: plan.lessons.map((lesson) => ({ title: lesson })),
+    };
+  });
+  const isPlanned = (topic: OutlineTopic) =>
+    planned.some((plan) => plan.headings.some((h) => mentions(topic, h)));
+  return [...topics, ...written.slice(planned.length).filter((topic) => !isPlanned(topic))];
 }
 
 function mentions(topic: OutlineTopic, wanted: string) {

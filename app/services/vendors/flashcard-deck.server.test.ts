@@ -134,3 +134,36 @@ describe("the demo AI mock's decks", () => {
     expect(parseFlashcards(ask('Lava flows', malformed))).toHaveLength(3);
   });
 });
+
+describe('the demo’s cards from the member’s material (ADR 0058)', () => {
+  it('asks about the passage the lesson quotes, and the product accepts the deck', async () => {
+    const { mockMarkdownLesson } = await import('../../../mocks/ai-answers');
+    const { markdownToSafeHtml } = await import('~/utils/markdown.server');
+    const lesson = mockMarkdownLesson(
+      [
+        'Main topic: MIME',
+        'Sub-topic: 1.3 Language used',
+        'Source passages:',
+        '[3] 1.3 Language used (page 4)',
+        'The key words must and should are used as in RFC 2119. The database is XML.',
+      ].join('\n'),
+    );
+    const prompt = flashcardsPrompt({
+      mainTopic: 'MIME',
+      lessonTitle: '1.3 Language used',
+      lessonHtml: markdownToSafeHtml(lesson),
+    });
+    const answer = mockToolInput(
+      { system: '', messages: [{ role: 'user', content: prompt }], tool: FLASHCARDS_TOOL },
+      readKnobs(),
+    );
+    expect(parseFlashcards(answer)).toEqual([
+      card('Where in your material is "1.3 Language used" taught?', '1.3 Language used (page 4)'),
+      card(
+        'What does your material say first about "1.3 Language used"?',
+        'The key words must and should are used as in RFC 2119',
+      ),
+      card('Which term of your material does "1.3 Language used" explain?', 'should'),
+    ]);
+  });
+});
