@@ -229,6 +229,8 @@ describe('generation under the shared AI budget', () => {
 function completedLessonJob(lessonId: number, courseId: string) {
   return waitFor(async () => {
     const job = await lessonQueue.findJob({ lessonId, courseId });
-    return job && (await job.isCompleted()) ? job : undefined;
+    if (!job || !(await job.isCompleted())) return undefined;
+    // Read again: the copy found may predate the completion that counted its attempt.
+    return lessonQueue.findJob({ lessonId, courseId });
   }, 10_000);
 }

@@ -143,50 +143,56 @@ describe('work owed in the database is done whatever Redis loses', () => {
     for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
   });
 
-  it('generates new and old courses after the database is restored from a backup', async () => {
-    const place = {
-      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-restore-')),
-      prefix: `coursegen-restore-${randomBytes(4).toString('hex')}`,
-    };
-    folders.push(place.dataDir);
-    // On PostgreSQL the database is the test's, kept across the restart as the data folder is.
-    const database =
-      databaseDialect() === 'postgres' ? await createTestDatabase('restore') : undefined;
-    const databaseEnv: Record<string, string> = database
-      ? { DATABASE_URL: database.url, SESSION_SECRET: randomBytes(32).toString('hex') }
-      : {};
-    try {
-      const first = await start(place, databaseEnv);
-      const client = await memberClient(first);
-      const restore = await backUp(first, databaseEnv);
-      // Work done after the backup: its jobs stay in Redis, finished, and are then "forgotten".
-      const forgotten: number[] = [];
-      for (let i = 0; i < 2; i += 1) {
-        const courseId = await createCourse(client, first);
-        const lessons = await waitFor(() => finishedLessons(first, courseId));
-        forgotten.push(...lessons.map((lesson) => lesson.id));
-      }
-      await closeAppDatabases();
-      await Promise.all(apps.splice(0).map((app) => app.stop()));
+  it(
+    'generates new and old courses after the database is restored from a backup',
+    { timeout: 180_000 },
+    async () => {
+      const place = {
+        dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'coursegen-restore-')),
+        prefix: `coursegen-restore-${randomBytes(4).toString('hex')}`,
+      };
+      folders.push(place.dataDir);
+      // On PostgreSQL the database is the test's, kept across the restart as the data folder is.
+      const database =
+        databaseDialect() === 'postgres' ? await createTestDatabase('restore') : undefined;
+      const databaseEnv: Record<string, string> = database
+        ? { DATABASE_URL: database.url, SESSION_SECRET: randomBytes(32).toString('hex') }
+        : {};
+      try {
+        const first = await start(place, databaseEnv);
+        const client = await memberClient(first);
+        const restore = await backUp(first, databaseEnv);
+        // Work done after the backup: its jobs stay in Redis, finished, and are then "forgotten".
+        const forgotten: number[] = [];
+        for (let i = 0; i < 2; i += 1) {
+          const courseId = await createCourse(client, first);
+          const lessons = await waitFor(() => finishedLessons(first, courseId));
+          forgotten.push(...lessons.map((lesson) => lesson.id));
+        }
+        await closeAppDatabases();
+        await Promise.all(apps.splice(0).map((app) => app.stop()));
 
-      restore();
-      const restored = await start(place, databaseEnv);
-      const again = await memberClient(restored);
-      // Row ids after the restore repeat those of the forgotten courses.
-      const repeated: number[] = [];
-      for (let i = 0; i < 2; i += 1) {
-        const courseId = await createCourse(again, restored);
-        const lessons = await waitFor(() => finishedLessons(restored, courseId), 30_000);
-        for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
-        repeated.push(...lessons.map((lesson) => lesson.id).filter((id) => forgotten.includes(id)));
+        restore();
+        const restored = await start(place, databaseEnv);
+        const again = await memberClient(restored);
+        // Row ids after the restore repeat those of the forgotten courses.
+        const repeated: number[] = [];
+        for (let i = 0; i < 2; i += 1) {
+          const courseId = await createCourse(again, restored);
+          const lessons = await waitFor(() => finishedLessons(restored, courseId), 30_000);
+          for (const lesson of lessons) expect(lesson.theory).toBeTruthy();
+          repeated.push(
+            ...lessons.map((lesson) => lesson.id).filter((id) => forgotten.includes(id)),
+          );
+        }
+        expect(repeated.length).toBeGreaterThan(0);
+      } finally {
+        await closeAppDatabases();
+        await Promise.all(apps.splice(0).map((app) => app.stop()));
+        await database?.drop();
       }
-      expect(repeated.length).toBeGreaterThan(0);
-    } finally {
-      await closeAppDatabases();
-      await Promise.all(apps.splice(0).map((app) => app.stop()));
-      await database?.drop();
-    }
-  });
+    },
+  );
 });
 
 /**

@@ -75,10 +75,13 @@ function children(pid: number): string[] {
 describe('a node running only part of CourseGen (PROCESSES)', () => {
   it('PROCESSES=worker runs the worker and no web process', async () => {
     const node = await startNode('worker');
-    await waitFor(() => node.output().includes('"worker.ready"'), node.output);
-    expect(node.output()).toContain(
-      "CourseGen's worker is running, no web process (PROCESSES=worker",
+    // The start says so once the worker's own /healthz answers, a moment after "worker.ready".
+    await waitFor(
+      () =>
+        node.output().includes("CourseGen's worker is running, no web process (PROCESSES=worker"),
+      node.output,
     );
+    expect(node.output()).toContain('"worker.ready"');
     expect(node.output()).toMatch(/Database: SQLite file .*coursegen\.sqlite/);
     expect(children(node.child.pid!)).toEqual(['worker.js']);
     // No web server: the worker answers its own health on PORT (ADR 0045), and nothing else.
