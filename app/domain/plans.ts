@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { CourseType, Plan } from '../../db/schema';
 
 /**
@@ -54,21 +53,19 @@ export const MAX_PLAN_PASTED_CHARS = 100_000;
 /** The highest price a plan may be given, in cents (10,000.00). */
 export const MAX_PRICE_CENTS = 1_000_000;
 
-/** What an operator sets per plan: its price (paid plans) and its course-creation limits. */
-const planLimitsSchema = z.object({
-  topics: z.number().int().min(1).max(MAX_TOPICS),
-  documents: z.boolean(),
-  pastedChars: z.number().int().min(0).max(MAX_PLAN_PASTED_CHARS),
-});
-const paidPlanSchema = planLimitsSchema.extend({
-  amountCents: z.number().int().min(1).max(MAX_PRICE_CENTS),
-});
-export const planSettingsSchema = z.object({
-  free: planLimitsSchema,
-  monthly: paidPlanSchema,
-  yearly: paidPlanSchema,
-});
-export type PlanSettings = z.infer<typeof planSettingsSchema>;
+/** What an operator sets per plan: its course-creation limits, and a paid plan's price. */
+type PlanLimits = {
+  topics: number;
+  documents: boolean;
+  pastedChars: number;
+};
+type PaidPlanLimits = PlanLimits & { amountCents: number };
+/** The plans as the settings hold them (checked by the server's schema, plans.server.ts). */
+export type PlanSettings = {
+  free: PlanLimits;
+  monthly: PaidPlanLimits;
+  yearly: PaidPlanLimits;
+};
 
 /** The product's own plans: Free (5 topics), Monthly 8 USD and Yearly 88 USD (10 topics). */
 export const DEFAULT_PLAN_SETTINGS: PlanSettings = {

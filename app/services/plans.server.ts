@@ -5,7 +5,6 @@ import {
   MAX_PRICE_CENTS,
   MAX_TOPICS,
   PLAN_IDS,
-  planSettingsSchema,
   planTable,
   type PlanDefinition,
   type PlanId,
@@ -28,6 +27,21 @@ import { parseWith } from '~/utils/validation.server';
  * message that could be lost (the one read a second costs less than a Redis subscription).
  */
 export const PLANS_KEY = 'plans';
+
+/** What an operator may set: every limit within the product's hard maxima, no price below a cent. */
+const planLimitsSchema = z.object({
+  topics: z.number().int().min(1).max(MAX_TOPICS),
+  documents: z.boolean(),
+  pastedChars: z.number().int().min(0).max(MAX_PLAN_PASTED_CHARS),
+});
+const paidPlanSchema = planLimitsSchema.extend({
+  amountCents: z.number().int().min(1).max(MAX_PRICE_CENTS),
+});
+export const planSettingsSchema: z.ZodType<PlanSettings> = z.object({
+  free: planLimitsSchema,
+  monthly: paidPlanSchema,
+  yearly: paidPlanSchema,
+});
 const PLANS_FRESH_MS = 1_000;
 
 let cached: { settings: PlanSettings; table: PlanTable; readAt: number } | null = null;
