@@ -31,6 +31,7 @@ export const {
   quizAttempts,
   lessonNotes,
   lessonRegenerations,
+  lessonVersions,
   courseShares,
   demoProviderRecords,
   demoWebhookDeliveries,

@@ -34,6 +34,7 @@ export const {
   quizAttempts,
   lessonNotes,
   lessonRegenerations,
+  lessonVersions,
   courseShares,
   demoProviderRecords,
   demoWebhookDeliveries,
