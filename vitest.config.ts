@@ -35,6 +35,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'long-poll',
   'lost-jobs',
   'notes-regenerate',
+  'lesson-editing',
   'outline-lessons',
   'queue-factory',
   'quiz',
