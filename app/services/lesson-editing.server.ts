@@ -21,6 +21,7 @@ import {
 } from '~/models/lesson-versions.server';
 import { getRegeneration } from '~/models/lesson-regenerations.server';
 import { lessonHtmlAsMarkdown } from '~/services/export/markdown.server';
+import { contentWriteRefusal } from '~/services/course-content.server';
 import { publishChange } from '~/utils/changes.server';
 import { markdownToSafeHtml } from '~/utils/markdown.server';
 import { cleanText, parseWith } from '~/utils/validation.server';
@@ -89,8 +90,17 @@ function outcome(replaced: ReplaceOutcome): Result<null> {
   return ok(null);
 }
 
-/** Saves the author's title and Markdown as the lesson's new version. */
-export async function editLesson(lesson: Lesson, body: unknown): Promise<Result<LessonText>> {
+/**
+ * Saves the author's title and Markdown as the lesson's new version; counted with /api/update's
+ * content writes (`contentWriteRefusal`), as each may render a long text.
+ */
+export async function editLesson(
+  userId: string,
+  lesson: Lesson,
+  body: unknown,
+): Promise<Result<LessonText>> {
+  const refused = await contentWriteRefusal(userId);
+  if (refused) return refused;
   if (
     body &&
     typeof body === 'object' &&

@@ -244,6 +244,28 @@ describe('editing a written lesson', () => {
     expect(history).toContain('My own words about compost.');
   }, 90_000);
 
+  it('keeps the last 50 versions of a lesson', async () => {
+    const owner = await member();
+    const { lessonIds } = await createCourse(owner.cookie);
+    const lessonId = lessonIds[1]!;
+    for (let i = 1; i <= 51; i++) {
+      const saved = await postJson(`/api/lesson/${lessonId}`, owner.cookie, {
+        title: 'Mulch',
+        markdown: `Edit number ${i}.`,
+      });
+      expect(saved.status).toBe(200);
+    }
+    const versions = await versionsOf(lessonId, owner.cookie);
+    expect(versions).toHaveLength(50);
+    expect(versions[0]).toMatchObject({ kind: 'edited', current: true });
+    // The generated text and the first edit went first.
+    expect(versions.at(-1)!.kind).toBe('edited');
+    const oldest = await (
+      await request(`/lesson/${lessonId}/history?version=${versions.at(-1)!.id}`, owner.cookie)
+    ).text();
+    expect(oldest).toContain('Edit number 2.');
+  }, 60_000);
+
   it("answers 404 for another member's lesson, its editor and its versions, and changes nothing", async () => {
     const owner = await member();
     const other = await member();

@@ -29,7 +29,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const user = await requireApiUser(request);
     const lesson = await lessonOfMember(params.lessonId, user.id);
     if (!lesson) return notFound();
-    const saved = await editLesson(lesson, await readBody(request));
+    const saved = await editLesson(user.id, lesson, await readBody(request));
     if (!saved.ok) return failureJson(saved);
     return apiJson(API.editLesson, 200, { success: true, lesson: saved.value });
   });

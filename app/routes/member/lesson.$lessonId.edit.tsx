@@ -30,12 +30,12 @@ async function memberLesson(request: Request, lessonId: string | undefined) {
   const user = await requireUser(request);
   const lesson = await lessonOfMember(lessonId, user.id);
   if (!lesson) throw new Response('Not Found', { status: 404 });
-  return lesson;
+  return { user, lesson };
 }
 
 /** The editor of a written lesson (ADR 0059): its title and Markdown, with what readers will see. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const lesson = await memberLesson(request, params.lessonId);
+  const { lesson } = await memberLesson(request, params.lessonId);
   const text = await lessonText(lesson);
   return data(
     { lesson: text },
@@ -56,7 +56,7 @@ interface ActionAnswer {
  * without JavaScript); intent=save stores a new version and goes back to the lesson.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const lesson = await memberLesson(request, params.lessonId);
+  const { user, lesson } = await memberLesson(request, params.lessonId);
   const body = await readBody(request);
   const title = typeof body.title === 'string' ? body.title : '';
   const markdown = typeof body.markdown === 'string' ? body.markdown : '';
@@ -69,7 +69,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           { status: preview.status },
         );
   }
-  const saved = await editLesson(lesson, body);
+  const saved = await editLesson(user.id, lesson, body);
   if (!saved.ok)
     return data<ActionAnswer>(
       { message: saved.message, title, markdown },
