@@ -37,6 +37,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'long-poll',
   'lost-jobs',
   'notes-regenerate',
+  'lesson-editing',
   'outline-lessons',
   'plan-settings',
   'queue-factory',

@@ -52,3 +52,6 @@ export type QuizKind = (typeof QUIZ_KINDS)[number];
 
 export const REGENERATION_STATES = ['running', 'done'] as const;
 export type RegenerationState = (typeof REGENERATION_STATES)[number];
+/** How a kept version of a lesson came to be (ADR 0059). */
+export const LESSON_VERSION_KINDS = ['generated', 'regenerated', 'edited', 'restored'] as const;
+export type LessonVersionKind = (typeof LESSON_VERSION_KINDS)[number];

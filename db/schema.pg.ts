@@ -32,6 +32,7 @@ export const {
   quizAttempts,
   lessonNotes,
   lessonRegenerations,
+  lessonVersions,
   courseShares,
   demoProviderRecords,
   demoWebhookDeliveries,

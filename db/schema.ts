@@ -35,6 +35,7 @@ export const {
   quizAttempts,
   lessonNotes,
   lessonRegenerations,
+  lessonVersions,
   courseShares,
   demoProviderRecords,
   demoWebhookDeliveries,

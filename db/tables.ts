@@ -23,6 +23,7 @@ import {
   POLICY_KEYS,
   QUIZ_KINDS,
   REGENERATION_STATES,
+  LESSON_VERSION_KINDS,
   ROLES,
   SUBSCRIPTION_STATUSES,
   TUTOR_ROLES,
@@ -594,6 +595,29 @@ export const lessonRegenerations = table(
       .on(t.state)
       .where(sql`${t.state} = 'running'`),
   ],
+);
+
+/**
+ * The kept versions of a lesson's text (ADR 0059), newest last: how each came to be (`kind`, the
+ * regeneration's `instruction`, the version a restore copied), when, and the text as readers see
+ * it (`theory`, sanitized HTML) with the Markdown it was written in when known (an edit). The
+ * text written first is recorded when it is first replaced; at most MAX_LESSON_VERSIONS a lesson
+ * (the oldest go).
+ */
+export const lessonVersions = table(
+  'lesson_versions',
+  {
+    id: generatedId(),
+    lessonId: integer('lesson_id').notNull().references(lessons.id, cascade),
+    kind: text('kind', { enum: LESSON_VERSION_KINDS }).notNull(),
+    instruction: text('instruction').notNull().default(''),
+    restoredFrom: integer('restored_from'),
+    title: text('title').notNull(),
+    theory: text('theory').notNull(),
+    markdown: text('markdown'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('lesson_versions_lesson_idx').on(t.lessonId, t.id)],
 );
 
 /**

@@ -3,6 +3,7 @@ import { adminOperations } from './contract/admin.server';
 import { aiAndMediaOperations } from './contract/ai-and-media.server';
 import { billingOperations } from './contract/billing.server';
 import { courseOperations } from './contract/courses.server';
+import { lessonOperations } from './contract/lessons.server';
 import type { ApiOperation } from './contract/operation.server';
 import { siteOperations } from './contract/site.server';
 import { webhookOperations } from './contract/webhooks.server';
@@ -23,6 +24,7 @@ import { webhookOperations } from './contract/webhooks.server';
 export const API = {
   ...accountOperations,
   ...courseOperations,
+  ...lessonOperations,
   ...aiAndMediaOperations,
   ...billingOperations,
   ...adminOperations,

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, ne } from 'drizzle-orm';
 import type { lessonRegenerations } from '../../db/schema';
 import { database, first, tables, transaction } from '~/utils/database.server';
+import { replaceLessonText } from './lesson-versions.server';
 
 /**
  * Re-writes of a lesson the member asked for (ADR 0020). The lesson row keeps its text until the
@@ -89,16 +90,19 @@ export async function storeRegeneratedLesson(
     const { lessonRegenerations, lessons } = tables;
     const current = await first(
       tx
-        .select({ theory: lessons.theory })
+        .select({ theory: lessons.theory, instruction: lessonRegenerations.instruction })
         .from(lessons)
         .innerJoin(lessonRegenerations, eq(lessonRegenerations.lessonId, lessons.id))
         .where(isRunningRequest(lessonId, token)),
     );
     if (!current) return false;
-    await tx
-      .update(lessons)
-      .set({ theory, generatedAt: new Date() })
-      .where(eq(lessons.id, lessonId));
+    // Kept in the lesson's history too (ADR 0059): an edit made before this request stays there.
+    const replaced = await replaceLessonText(
+      lessonId,
+      { kind: 'regenerated', theory, instruction: current.instruction },
+      { allowRunning: true },
+    );
+    if (replaced !== 'replaced') return false;
     await tx
       .update(lessonRegenerations)
       .set({
@@ -128,7 +132,7 @@ export async function recordRegenerationFailure(
 /** Puts the previous version back and forgets it (restore once). Returns whether it did. */
 export async function restorePreviousLesson(lessonId: number): Promise<boolean> {
   return transaction(async (tx) => {
-    const { lessonRegenerations, lessons } = tables;
+    const { lessonRegenerations } = tables;
     const row = await first(
       tx
         .select({ previous: lessonRegenerations.previousTheory })
@@ -142,10 +146,10 @@ export async function restorePreviousLesson(lessonId: number): Promise<boolean> 
         ),
     );
     if (row?.previous == null) return false;
-    await tx
-      .update(lessons)
-      .set({ theory: row.previous, generatedAt: new Date() })
-      .where(eq(lessons.id, lessonId));
+    if (
+      (await replaceLessonText(lessonId, { kind: 'restored', theory: row.previous })) !== 'replaced'
+    )
+      return false;
     await tx
       .update(lessonRegenerations)
       .set({ previousTheory: null, finishedAt: new Date() })

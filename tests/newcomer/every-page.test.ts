@@ -32,6 +32,7 @@ interface Made {
   payerCourseId: string;
   quizPath: string;
   cardPath: string;
+  lessonId: string;
   certificateId: string;
   sharePath: string;
   outlinePath: string;
@@ -124,6 +125,8 @@ const VISITS: Record<string, Visit[]> = {
   '/course/:courseId/delete': [as('member', (made) => `/course/${made.courseId}/delete`)],
   '/course/:courseId/cards': [as('member', (made) => `/course/${made.courseId}/cards`)],
   '/cards/:cardId': [as('member', (made) => made.cardPath)],
+  '/lesson/:lessonId/edit': [as('member', (made) => `/lesson/${made.lessonId}/edit`)],
+  '/lesson/:lessonId/history': [as('member', (made) => `/lesson/${made.lessonId}/history`)],
   '/review': [as('member', '/review')],
   '/quiz/:courseId/:quizId': [as('member', (made) => made.quizPath)],
   '/certificate/:courseId': [as('member', (made) => `/certificate/${made.courseId}`)],
@@ -259,6 +262,7 @@ describe('every page on a phone and a laptop', () => {
       .getByRole('link', { name: 'Topic quiz' })
       .getAttribute('href');
 
+    const lessonId = (await page.getByTestId('lesson').getAttribute('data-lesson-id'))!;
     await page.getByTestId('share-course').locator('summary').click();
     await page.getByTestId('share-course').getByRole('button', { name: 'Create link' }).click();
     const shareLink = await page.getByTestId('share-link').inputValue();
@@ -312,6 +316,7 @@ describe('every page on a phone and a laptop', () => {
       courseId,
       quizPath: quizPath!,
       cardPath,
+      lessonId,
       certificateId,
       sharePath: new URL(shareLink).pathname,
       outlinePath,

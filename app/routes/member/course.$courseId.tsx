@@ -387,6 +387,14 @@ export default function CourseView() {
                 // Sanitized when stored (see the loader).
                 dangerouslySetInnerHTML={{ __html: lesson.theory }}
               />
+              <p className="lesson-edit-links">
+                <Link to={`/lesson/${lesson.id}/edit`} data-testid="edit-lesson">
+                  Edit lesson
+                </Link>
+                <Link to={`/lesson/${lesson.id}/history`} data-testid="lesson-history-link">
+                  History
+                </Link>
+              </p>
               <RegenerateLesson
                 key={`${lesson.id}:${regeneration.version}`}
                 status={regeneration}

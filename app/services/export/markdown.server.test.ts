@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { languageOf } from '~/domain/languages';
 import type { ExportCourse } from './course-export.server';
 import { htmlToBlocks } from './html-blocks.server';
-import { courseMarkdown } from './markdown.server';
+import { markdownToSafeHtml } from '~/utils/markdown.server';
+import { courseMarkdown, lessonHtmlAsMarkdown } from './markdown.server';
 
 function course(): ExportCourse {
   return {
@@ -53,5 +54,20 @@ describe('courseMarkdown', () => {
     );
     expect(text).toContain('### Later\n\n_Not written yet._\n');
     expect(text).toContain('> **My notes**\n>\n> Remember\n> this\n');
+  });
+});
+
+describe('lessonHtmlAsMarkdown', () => {
+  it('gives back Markdown that renders to the same lesson HTML', () => {
+    const markdown =
+      '## Hives\n\nBees **build** *combs* with `wax`; see [the guide](<https://example.com/g>).\n\n- one\n- two\n\n1. first\n2. second\n\n```\nconst bee = 1;\n```';
+    const html = markdownToSafeHtml(markdown);
+    expect(markdownToSafeHtml(lessonHtmlAsMarkdown(html))).toBe(html);
+    expect(lessonHtmlAsMarkdown(html)).toContain('## Hives');
+  });
+
+  it('keeps a table as its text rather than dropping it', () => {
+    const html = markdownToSafeHtml('| a | b |\n|---|---|\n| bees | wax |');
+    expect(lessonHtmlAsMarkdown(html)).toContain('bees');
   });
 });

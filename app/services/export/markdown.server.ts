@@ -1,4 +1,4 @@
-import type { Block, Run } from './html-blocks.server';
+import { htmlToBlocks, type Block, type Run } from './html-blocks.server';
 import { absoluteUrl, type ExportCourse } from './course-export.server';
 
 /**
@@ -33,11 +33,11 @@ function runsMarkdown(runs: Run[]): string {
     .join('');
 }
 
-function blockMarkdown(block: Block, origin: string): string {
+function blockMarkdown(block: Block, origin: string, headingShift = 2): string {
   switch (block.kind) {
     case 'heading':
-      // Lesson headings sit below the course (#), topic (##) and lesson (###) levels.
-      return `${'#'.repeat(Math.min(6, block.level + 2))} ${runsMarkdown(block.runs)}`;
+      // In the export, lesson headings sit below the course (#), topic (##) and lesson (###) levels.
+      return `${'#'.repeat(Math.min(6, block.level + headingShift))} ${runsMarkdown(block.runs)}`;
     case 'paragraph':
       return runsMarkdown(block.runs);
     case 'list':
@@ -51,6 +51,17 @@ function blockMarkdown(block: Block, origin: string): string {
     case 'image':
       return `![${escapeText(block.alt)}](<${absoluteUrl(block.src, origin)}>)`;
   }
+}
+
+/**
+ * A lesson's stored HTML as Markdown to edit (ADR 0059), headings at their own levels and image
+ * links as stored. What the export's blocks do not draw (a table) comes back as its text.
+ */
+export function lessonHtmlAsMarkdown(html: string): string {
+  return htmlToBlocks(html)
+    .map((block) => blockMarkdown(block, '', 0))
+    .join('\n\n')
+    .trim();
 }
 
 /** `origin` makes site-relative image links absolute (the request's origin or APP_URL). */
