@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { strFromU8, unzipSync } from 'fflate';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -37,8 +38,8 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function member() {
-  const created = await createMember(app);
+async function member(plan: 'free' | 'monthly' = 'free') {
+  const created = await createMember(app, { plan });
   return { ...created, cookie: `__session=${await sessionCookieValue(app, created)}` };
 }
 
@@ -112,8 +113,8 @@ async function waitForRegeneration(lessonId: number, cookie: string) {
 }
 
 describe('editing a written lesson', () => {
-  it('saves a form post (no JavaScript) and shows the edit on the course page', async () => {
-    const owner = await member();
+  it('saves a form post (no JavaScript) and shows the edit on the course page and in the exports', async () => {
+    const owner = await member('monthly');
     const { courseId, lessonIds } = await createCourse(owner.cookie);
     const lessonId = lessonIds[0]!;
 
@@ -143,6 +144,23 @@ describe('editing a written lesson', () => {
     expect(page).toContain('Compost, edited');
     expect(page).toContain('Worms love it too.');
     expect(page).not.toContain('onerror');
+
+    // The exports carry the current version: the Markdown file and the SCORM package's pages.
+    const markdown = await (await request(`/course/${courseId}/export.md`, owner.cookie)).text();
+    expect(markdown).toContain('Compost, edited');
+    expect(markdown).toContain('Worms love it too.');
+    // (The package waits for the course's quizzes, which the worker writes meanwhile: 409 till then.)
+    let scorm = await request(`/course/${courseId}/export.scorm.zip`, owner.cookie);
+    for (let tries = 0; scorm.status === 409 && tries < 60; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      scorm = await request(`/course/${courseId}/export.scorm.zip`, owner.cookie);
+    }
+    expect(scorm.status).toBe(200);
+    const pages = Object.entries(unzipSync(new Uint8Array(await scorm.arrayBuffer())))
+      .filter(([name]) => name.endsWith('.html') || name.endsWith('.js') || name.endsWith('.json'))
+      .map(([, bytes]) => strFromU8(bytes))
+      .join('\n');
+    expect(pages).toContain('Worms love it too.');
 
     // The generated text and the edit are both kept, newest first.
     const versions = await versionsOf(lessonId, owner.cookie);
