@@ -38,6 +38,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'lost-jobs',
   'notes-regenerate',
   'lesson-editing',
+  'original-client-flow',
   'outline-lessons',
   'plan-settings',
   'queue-factory',
