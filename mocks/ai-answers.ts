@@ -126,7 +126,14 @@ function outlineAnswer(prompt: string, malformedTry: number | undefined): Record
     Number(
       field(prompt, 'Number of topics') ?? /\bstrict (\d{1,2}) topics\b/i.exec(prompt)?.[1] ?? 5,
     ) || 5;
-  const memberTopics = (field(prompt, 'Topics to include') ?? '')
+  // CourseGen's own prompt lists them on a line; the original client's says "should Strictly
+  // include these topics :- A, B." in the middle of its sentence.
+  const originalClientTopics = /include these topics\s*:-\s*([^\n]*?)\.\s/i.exec(prompt)?.[1];
+  const memberTopics = (
+    field(prompt, 'Topics to include') ??
+    originalClientTopics?.replaceAll(',', ';') ??
+    ''
+  )
     .split(';')
     .map((topic) => topic.trim())
     .filter(Boolean);

@@ -156,6 +156,8 @@ describe("the original client's course flow, with a bearer token added", () => {
     const outline = JSON.parse(prompted.generatedText as string) as Content;
     const topics = outline[key]!;
     expect(topics, JSON.stringify(outline)).toHaveLength(2);
+    // The topic the client asked for comes first, as its prompt says it strictly must be there.
+    expect(topics[0]!.title).toBe('Ownership');
     for (const topic of topics) {
       expect(topic.title).toMatch(/\S/);
       expect(topic.subtopics.length).toBeGreaterThan(0);
