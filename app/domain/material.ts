@@ -1,6 +1,6 @@
 import type { LessonSource, MaterialKind } from '../../db/schema';
 import { missingFieldMessage } from '~/utils/messages';
-import { MAX_PLAN_PASTED_CHARS, PAID_ONLY_MESSAGE, type PlanDefinition } from './plans';
+import { PAID_ONLY_MESSAGE, type PlanDefinition } from './plans';
 
 /**
  * A course from the member's own material (ADR 0032): what may be attached or pasted on

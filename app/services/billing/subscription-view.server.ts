@@ -1,5 +1,5 @@
 import type { PaymentProvider } from '../../../db/schema';
-import { isPaidPlan, planName } from '~/domain/plans';
+import { planName } from '~/domain/plans';
 import { ok, type Result } from '~/domain/result';
 import {
   getCurrentSubscription,
