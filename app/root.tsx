@@ -22,10 +22,7 @@ import { useNonce } from './components/nonce';
 import { SiteFooter } from './components/site-footer';
 import { SiteHeader } from './components/site-header';
 import { showToast, Toaster } from './components/toaster';
-import type { PlanDefinition } from './domain/plans';
-import { planList } from './domain/plans';
 import { toPublicUser, type PublicUser } from './models/users.server';
-import { plans } from './services/plans.server';
 import appStyles from './styles/app.css?url';
 import scriptFonts from './styles/script-fonts.css?url';
 import { getSessionUser } from './utils/auth.server';
@@ -48,11 +45,10 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [theme, user, { toast: pendingToast, header }, planTable] = await Promise.all([
+  const [theme, user, { toast: pendingToast, header }] = await Promise.all([
     getTheme(request),
     getSessionUser(request, context),
     takeToast(request),
-    plans(),
   ]);
   return withHeaders(
     {
@@ -60,8 +56,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       user: user ? toPublicUser(user) : null,
       toast: pendingToast,
       env: publicEnv(),
-      // The plans as the operator set them (ADR 0055): the pricing cards on any page show them.
-      plans: planList(planTable),
       refusedBody: context.refusedBody?.message ?? null,
     },
     {
@@ -77,7 +71,6 @@ export interface RootData {
   user: PublicUser | null;
   toast: { type: 'success' | 'error' | 'info'; message: string } | null;
   env: ReturnType<typeof publicEnv>;
-  plans: PlanDefinition[];
   /** Why the form just posted was refused unread (too large), shown above the page. */
   refusedBody: string | null;
 }

@@ -57,14 +57,14 @@ function PlanCard({
   );
 }
 
-/** The three plan cards; the button follows the signed-in member's plan. */
-export function PlanCards() {
+/** The three plan cards, as the operator set them; the button follows the signed-in member's plan. */
+export function PlanCards({ plans }: { plans: PlanDefinition[] }) {
   const root = useRootData();
   const user = root?.user ?? null;
   const current: PlanId | null = user?.plan ?? null;
   return (
     <div className="plan-grid">
-      {(root?.plans ?? []).map((plan) => (
+      {plans.map((plan) => (
         <PlanCard
           key={plan.id}
           plan={plan}

@@ -1,5 +1,7 @@
 import type { MetaFunction } from '@remix-run/node';
-import { Link } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
+import { planList } from '~/domain/plans';
+import { plans } from '~/services/plans.server';
 import { HeroArt } from '~/components/hero-art';
 import { PlanCards } from '~/components/plan-card';
 import { useRootData } from '~/root';
@@ -14,6 +16,11 @@ export const meta: MetaFunction = ({ matches }) =>
     description:
       'Type a course title and the AI writes the sub-topics and every lesson, as theory with images or video with theory. Study online, track progress and earn a certificate.',
   });
+
+/** The plans as the operator set them (ADR 0055), for the pricing cards. */
+export async function loader() {
+  return { plans: planList(await plans()) };
+}
 
 const STEPS = [
   {
@@ -31,6 +38,7 @@ const STEPS = [
 ];
 
 export default function Landing() {
+  const { plans: planCards } = useLoaderData<typeof loader>();
   const user = useRootData()?.user ?? null;
   return (
     <div className="landing">
@@ -112,7 +120,7 @@ export default function Landing() {
           Pricing
         </h2>
         <p className="section-lead">Start free. Upgrade for longer courses and video lessons.</p>
-        <PlanCards />
+        <PlanCards plans={planCards} />
       </section>
 
       <section className="section alt" aria-labelledby="testimonial-title">

@@ -151,7 +151,7 @@ export default function Pricing() {
             Your subscription is cancelled: your paid plan stays active until {paidUntil}.
           </p>
         ) : null}
-        <PlanCards />
+        <PlanCards plans={list} />
       </section>
       <section className="section-tight" aria-labelledby="benefits-title">
         <h2 id="benefits-title">Benefits</h2>
