@@ -254,6 +254,7 @@ export const courseOperations = {
       'Deletes one of the caller’s courses and everything of it at once: topics, lessons, quizzes and attempts, flashcards and their reviews, notes, tutor conversations, its share link, its certificate and the document it was written from. A job of it still running writes nothing back. Another member’s course, or one already deleted, is a 404. A POST in the spec’s style, like `/api/finish` (ADR 0054).',
     tag: 'Courses',
     audience: 'member',
+    errors: [404],
     body: z.object({ courseId: requiredText(100) }),
     responses: { 200: json('Deleted', Message) },
   }),

@@ -6,9 +6,9 @@ import { failureJson, guardApi } from '~/utils/responses.server';
 import { API, apiJson } from '~/api/contract.server';
 
 /** POST /api/deletecourse {courseId} -> {success, message}: the caller's own course only. */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return guardApi('deletecourse', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const { courseId } = await requireValidBody(request, API.deletecourse.body);
     const result = await deleteOwnCourse(user, courseId);
     if (!result.ok) return failureJson(result);

@@ -3,15 +3,15 @@ import { API, apiJson } from '~/api/contract.server';
 import { lessonHistory, restoreLessonVersion } from '~/services/lesson-editing.server';
 import { lessonOfMember } from '~/services/member-lessons.server';
 import { requireApiUser } from '~/utils/auth.server';
-import { failureJson, guardApi } from '~/utils/responses.server';
+import { apiError, failureJson, guardApi } from '~/utils/responses.server';
 import { requireValidBody } from '~/utils/validation.server';
 
-const notFound = () => Response.json({ success: false, message: 'Not Found' }, { status: 404 });
+const notFound = () => apiError(404, 'Not Found');
 
 /** GET: the lesson's kept versions, newest first (ADR 0059). Another member's lesson: 404. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return guardApi('lessonVersions.loader', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const lesson = await lessonOfMember(params.lessonId, user.id);
     if (!lesson) return notFound();
     return apiJson(API.lessonVersions, 200, {
@@ -22,9 +22,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** POST { versionId }: that version becomes the lesson's text again, as a new version. */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   return guardApi('lessonVersions.action', async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     const lesson = await lessonOfMember(params.lessonId, user.id);
     if (!lesson) return notFound();
     const body = await requireValidBody(request, API.restoreLessonVersion.body);
