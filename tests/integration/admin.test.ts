@@ -107,11 +107,12 @@ describe('the admin /api routes', () => {
     expect(Number(response.headers.get('X-Total-Count'))).toBeGreaterThanOrEqual(14);
     const second = (await response.json()) as { _id: string }[];
     expect(second.map((row) => row._id)).not.toContain(firstPage[0]._id);
-    // The page size is capped.
-    const capped = (await settle(
+    // A page size past the documented 100 is refused, naming the parameter (ADR 0057).
+    const refused = (await settle(
       get(getUsers.loader, '/api/getusers?pageSize=100000', { cookie: admin.cookie }),
     )) as Response;
-    expect(capped.headers.get('X-Page-Size')).toBe('100');
+    expect(refused.status).toBe(400);
+    await expect(refused.json()).resolves.toMatchObject({ param: 'pageSize' });
 
     const found = await body(
       get(getUsers.loader, `/api/getusers?q=${encodeURIComponent(owner.user.email)}`, {

@@ -933,6 +933,48 @@ describe('CORS (API_ALLOWED_ORIGINS)', () => {
   });
 });
 
+describe("a member's own lessons and courses through the API", () => {
+  it('reads and edits a lesson, lists and restores its versions, then deletes the course', async () => {
+    const member = await signUpMember('editor');
+    const courseId = await insertCourse(app, member.id, {
+      mainTopic: 'Editing',
+      lessons: 2,
+      allDone: true,
+    });
+    const [lesson] = await appDatabase(app)
+      .select({ id: tables.lessons.id })
+      .from(tables.lessons)
+      .where(eq(tables.lessons.courseId, courseId))
+      .orderBy(tables.lessons.ordinal);
+    const path = `/api/lesson/${lesson!.id}`;
+    const { token } = member;
+
+    const read = await row('GET', path, { token });
+    const written = read.body.lesson as { title: string };
+    const edited = await row('POST', path, {
+      token,
+      body: { title: 'Edited by its author', markdown: 'One sentence of the **author**.' },
+    });
+    expect(edited.body.lesson).toMatchObject({ title: 'Edited by its author' });
+    const versions = (await row('GET', `${path}/versions`, { token })).body.versions as {
+      id: number;
+      kind: string;
+    }[];
+    expect(versions.map((version) => version.kind)).toEqual(['edited', 'generated']);
+    const restored = await row('POST', `${path}/versions`, {
+      token,
+      body: { versionId: versions[1]!.id },
+    });
+    expect(restored.body.lesson).toMatchObject({ title: written.title });
+
+    await row('POST', '/api/deletecourse', { token, body: { courseId } });
+    expect((await api('GET', path, { token })).status).toBe(404);
+    expect((await api('POST', '/api/deletecourse', { token, body: { courseId } })).status).toBe(
+      404,
+    );
+  });
+});
+
 describe('the published OpenAPI document', () => {
   it('matches every answer it documents, each met at least once above or here', async () => {
     await row('GET', '/api/openapi.json');

@@ -473,7 +473,8 @@ describe('the AI and media /api routes', () => {
     expect(text.body.text).toMatch(/^<[a-z]/);
 
     const image = await json(apiImage, { path: '/api/image', cookie, body: { prompt: 'knives' } });
-    expect(image.body.url).toMatch(/^\/images\/demo\/photo-\d\.png$/);
+    // Absolute, so that a client on another origin can show it (ADR 0057).
+    expect(image.body.url).toMatch(/^https?:\/\/[^/]+\/images\/demo\/photo-\d\.png$/);
     expect(image.body.credit.url).toContain('unsplash.com');
 
     const video = await json(apiYt, { path: '/api/yt', cookie, body: { prompt: 'knives' } });

@@ -15,7 +15,8 @@ import { env, resetEnvForTests } from '~/utils/env.server';
  * transaction read first and wrote later used to fail with 'database is locked' (a 500) when
  * the other process committed in between; a database locked past its busy timeout is a 503.
  */
-const context = { clientIp: '203.0.113.9' } as AppLoadContext;
+/** A load context per request, as the server makes one (it keeps the request's session read). */
+const newContext = () => ({ clientIp: '203.0.113.9' }) as AppLoadContext;
 const children: ChildProcess[] = [];
 const connections: Promise<void>[] = [];
 afterEach(async () => {
@@ -53,7 +54,7 @@ async function finishedCourses(count: number) {
         body: JSON.stringify({ courseId }),
       }),
       params: {},
-      context,
+      context: newContext(),
     }) as Promise<Response>;
   return { ids, finish };
 }

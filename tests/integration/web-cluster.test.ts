@@ -5,7 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { env } from '~/utils/env.server';
+import { env, readDataFiles } from '~/utils/env.server';
 import { freePort } from '../../scripts/lib/system';
 import { builtEntry } from '../support/built';
 import { closeAppDatabases, createMember, sessionCookieValue } from '../support/members';
@@ -98,6 +98,9 @@ describe('several web processes', () => {
     const slow = { MOCK_AI_LATENCY_MS: '1500', LESSON_CONCURRENCY: '2', JOB_LOCK_MS: '3000' };
     workers.push(spawnWorker(slow), spawnWorker(slow));
     await Promise.all(workers.map((worker) => worker.ready));
+    // The start makes the data folder's session secret before its web processes (readDataFiles);
+    // started here without it, the processes make it at their first session instead.
+    readDataFiles(env());
     const [first, second] = await Promise.all([
       launch('web-process', {}),
       launch('web-process', {}),
