@@ -1,4 +1,18 @@
-import { and, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lte,
+  ne,
+  notInArray,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type {
   receipts,
   subscriptions,
@@ -188,12 +202,22 @@ export async function recordPlanChange(
 }
 
 /** Cancelled at the member's request: the plan stays until `paidUntil`. */
+/**
+ * Records a cancellation once: the member's cancel and the provider's webhook both report it, and
+ * whichever read the row before the other wrote must not write again (a late webhook would move
+ * `paidUntil` after the scheduled job had already used it).
+ */
 export async function recordCancellation(subscriptionId: string, now: Date, paidUntil: Date) {
   const { subscriptions } = tables;
   await database()
     .update(subscriptions)
     .set({ status: 'cancelled', cancelledAt: now, paidUntil, updatedAt: now })
-    .where(eq(subscriptions.id, subscriptionId));
+    .where(
+      and(
+        eq(subscriptions.id, subscriptionId),
+        notInArray(subscriptions.status, ['cancelled', 'expired']),
+      ),
+    );
 }
 
 /**
@@ -361,7 +385,12 @@ export async function markSubscriptionChecked(subscriptionId: string, now: Date)
 
 /** The provider ended it (halted, suspended, expired): the member drops to free now. */
 export async function recordSubscriptionEnded(subscriptionId: string, now: Date) {
-  await recordCancellation(subscriptionId, now, now);
+  const { subscriptions } = tables;
+  // Also a cancelled one: the period it had left ends with it.
+  await database()
+    .update(subscriptions)
+    .set({ status: 'cancelled', cancelledAt: now, paidUntil: now, updatedAt: now })
+    .where(and(eq(subscriptions.id, subscriptionId), ne(subscriptions.status, 'expired')));
   await expirePaidPeriods(now);
 }
 
