@@ -21,6 +21,8 @@ import { forgetPlans, PLANS_KEY } from '~/services/plans.server';
 import { writeSetting } from '~/models/settings.server';
 import { DEFAULT_PLAN_SETTINGS } from '~/domain/plans';
 import { subscriptionSummary } from '~/services/billing/subscription-view.server';
+import { endPaidPeriods } from '~/services/billing/reconciliation.server';
+import { recordCancellation } from '~/models/subscriptions.server';
 
 /**
  * PayPal checkout through the real SDK against the HTTP mock: the server
@@ -297,6 +299,32 @@ describe('PayPal checkout', () => {
       session: { id: subscriptionId, status: 'CANCELLED' },
     });
     expect(new Date(detail.body.paidUntil as string).getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('ends the paid period once: a cancellation read before the member cancelled does not reopen it', async () => {
+    const { user, cookie } = await member();
+    const subscriptionId = await subscribe(cookie);
+    await post(
+      apiDetails.action,
+      '/api/paypaldetails',
+      { subscriberId: subscriptionId },
+      { cookie },
+    );
+    expect(await planOf(user.id)).toBe('monthly');
+    const row = await subscriptionOf(subscriptionId);
+    await post(apiCancel.action, '/api/paypalcancel', {}, { cookie });
+    const { subscriptions } = tables;
+    await database()
+      .update(subscriptions)
+      .set({ paidUntil: new Date(Date.now() - 1000) })
+      .where(eq(subscriptions.id, row.id));
+    await endPaidPeriods();
+    expect(await planOf(user.id)).toBe('free');
+    // The cancellation webhook's job, which read the row while it was still active, writes last.
+    await recordCancellation(row.id, new Date(), row.nextBillingAt!);
+    await endPaidPeriods();
+    expect(await subscriptionOf(subscriptionId)).toMatchObject({ status: 'expired' });
+    expect(await planOf(user.id)).toBe('free');
   });
 
   it('refuses a subscription on a plan that is not configured', async () => {
