@@ -509,7 +509,12 @@ function materialCards(prompt: string, lesson: string) {
   const sentence = passage!.split(/(?<=[.!?])\s+/)[0]!;
   const term = [...(sentence.match(/\p{L}{4,}/gu) ?? [])].sort((a, b) => b.length - a.length)[0];
   return [
-    { question: `Where in your material is "${lesson}" taught?`, answer: firstWords(source!, 12) },
+    // "In …": a numbered heading ("1. Introduction") alone reads as a list item, which a card
+    // must not answer with.
+    {
+      question: `Where in your material is "${lesson}" taught?`,
+      answer: `In ${firstWords(source!, 12)}`,
+    },
     {
       question: `What does your material say first about "${lesson}"?`,
       answer: `${firstWords(sentence.replace(/[.!?]$/, ''), 12)}`,
