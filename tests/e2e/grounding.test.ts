@@ -84,8 +84,10 @@ describe('a course grounded in the whole document', () => {
         .catch((error: Error) => {
           throw new Error(`${link.title} (${page.url()}): ${error.message}`);
         });
-      const href = await page.getByTestId('lesson-sources').getByRole('link').getAttribute('href');
-      cited.push({ lesson: link.title, section: href! });
+      const source = page.getByTestId('lesson-sources').getByRole('link');
+      // A PDF's passages are cited by their pages.
+      await expect(source.innerText()).resolves.toMatch(/^Sources: pages? \d/);
+      cited.push({ lesson: link.title, section: (await source.getAttribute('href'))! });
     }
     // Each Sources link opens the lesson's own section of the text read from the document.
     const documentPath = cited[0]!.section.split('#')[0]!;
@@ -97,10 +99,31 @@ describe('a course grounded in the whole document', () => {
         `${lesson} cites ${id}`,
       ).resolves.toMatch(new RegExp(`^${lesson.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     }
+    // The section a Sources link opens is the one highlighted.
+    const outlined = () =>
+      page
+        .getByTestId('document-sections')
+        .locator(':scope > li')
+        .evaluateAll((items) =>
+          items.filter((li) => getComputedStyle(li).outlineStyle !== 'none').map((li) => li.id),
+        );
+    await page.goto(new URL(cited[4]!.section, course).href);
+    await expect(outlined()).resolves.toEqual([cited[4]!.section.split('#')[1]]);
     // The cover and the contents are not in the text read either.
     const text = await page.getByTestId('document-sections').innerText();
     for (const junk of ['Thomas Leonard', 'Table of Contents', '— Draft'])
       expect(text).not.toContain(junk);
+
+    // The first topic's quiz asks what its sections say, not only about their headings.
+    await page.goto(course);
+    await nav.locator('details').first().getByRole('link', { name: 'Topic quiz' }).click();
+    const question = page.locator('.quiz-form fieldset').first();
+    await question.waitFor({ timeout: 60_000 });
+    await expect(question.locator('legend').innerText()).resolves.toContain('"1. Introduction"');
+    const options = await question.locator('label').allInnerTexts();
+    expect(options.map((option) => option.trim())).toContain(
+      SECTIONS[0]!.text.split('. ')[0] + '.',
+    );
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto(documentPath + '#section-1');
     const overflow = await page.evaluate(
