@@ -66,6 +66,8 @@ describe('a course grounded in the whole document', () => {
     await page.getByRole('button', { name: 'Generate Course' }).click();
     await page.waitForURL(/\/course\/[\w-]+$/);
     const nav = page.getByRole('navigation', { name: 'Course topics' });
+    // The course page may answer before its navigation lists the lessons (a busy machine).
+    await nav.locator('a[href*="?lesson="]').first().waitFor();
     const links = await nav.locator('a[href*="?lesson="]').evaluateAll((as) =>
       as.map((a) => ({
         href: a.getAttribute('href')!,
@@ -124,6 +126,20 @@ describe('a course grounded in the whole document', () => {
     expect(options.map((option) => option.trim())).toContain(
       SECTIONS[0]!.text.split('. ')[0] + '.',
     );
+    // And the cards ask about the passages, not about the course (issue 37's "Which course
+    // teaches …?").
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${course}/cards`);
+          return page.locator('main').innerText();
+        },
+        { timeout: 60_000, interval: 1_000 },
+      )
+      .toMatch(/In 1\. Introduction \(pages? 3/);
+    const cards = await page.locator('main').innerText();
+    expect(cards).toContain(SECTIONS[1]!.text.split(' in detail')[0]);
+    expect(cards).not.toContain('Which course teaches');
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto(documentPath + '#section-1');
     const overflow = await page.evaluate(
