@@ -32,6 +32,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'export',
   'fair-queues',
   'flashcards',
+  'grounded-practice',
   'languages',
   'lesson-media',
   'long-poll',

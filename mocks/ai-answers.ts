@@ -247,14 +247,20 @@ function rewriteOutline(prompt: string, count: number) {
   });
 }
 
-/** The first passage of a lesson prompt's `Source passages:` ("[n] Heading (pages)" then its text). */
-function firstPassage(prompt: string): { source: string; text: string } | undefined {
+/** The passages of a prompt's `Source passages:`, each "[n] Heading (pages)" then its text. */
+function sourcePassages(prompt: string): { source: string; text: string }[] {
   const lines = prompt.split('\n');
   const start = lines.findIndex((line) => line.trim() === 'Source passages:');
-  if (start < 0) return undefined;
-  const head = /^\[\d+\]\s+(.*)$/.exec(lines[start + 1]?.trim() ?? '');
-  if (!head) return undefined;
-  return { source: head[1]!, text: (lines[start + 2] ?? '').trim() };
+  if (start < 0) return [];
+  const passages: { source: string; text: string }[] = [];
+  for (let at = start + 1; at < lines.length; at += 1) {
+    const head = /^\[\d+\]\s+(.*)$/.exec(lines[at]!.trim());
+    if (head) {
+      passages.push({ source: head[1]!, text: (lines[at + 1] ?? '').trim() });
+      at += 1;
+    } else if (lines[at]!.trim()) break;
+  }
+  return passages;
 }
 
 /** A lesson written from the member's passages: it quotes the material and names where from. */
@@ -288,7 +294,7 @@ export function mockMarkdownLesson(prompt: string): string {
     field(prompt, 'Sub-topic') ?? (prompt.replace(/\s+/g, ' ').trim().slice(0, 120) || 'the topic');
   const instruction = field(prompt, 'Instruction');
   if (instruction) return rewrittenLesson(subject, main, instruction);
-  const passage = firstPassage(prompt);
+  const [passage] = sourcePassages(prompt);
   if (passage) return materialLesson(subject, main, passage);
   const phrases = phrasesOf(prompt);
   if (phrases) return localizedLesson(subject, main, phrases);
@@ -503,7 +509,12 @@ function materialCards(prompt: string, lesson: string) {
   const sentence = passage!.split(/(?<=[.!?])\s+/)[0]!;
   const term = [...(sentence.match(/\p{L}{4,}/gu) ?? [])].sort((a, b) => b.length - a.length)[0];
   return [
-    { question: `Where in your material is "${lesson}" taught?`, answer: firstWords(source!, 12) },
+    // "In …": a numbered heading ("1. Introduction") alone reads as a list item, which a card
+    // must not answer with.
+    {
+      question: `Where in your material is "${lesson}" taught?`,
+      answer: `In ${firstWords(source!, 12)}`,
+    },
     {
       question: `What does your material say first about "${lesson}"?`,
       answer: `${firstWords(sentence.replace(/[.!?]$/, ''), 12)}`,
@@ -515,7 +526,7 @@ function materialCards(prompt: string, lesson: string) {
   ];
 }
 
-const QUIZ_TOOL = 'course_quiz';
+export const QUIZ_TOOL = 'course_quiz';
 /** How every right option of the mock's quizzes begins (the browser test answers with it). */
 export const MOCK_RIGHT_OPTION_START = 'It is taught in';
 
@@ -541,6 +552,8 @@ function quizAnswer(prompt: string, malformedTry: number | undefined): unknown {
     .map((lesson) => lesson.trim())
     .filter(Boolean);
   const count = Number(field(prompt, 'Number of questions') ?? 3) || 3;
+  const grounded = materialQuiz(sourcePassages(prompt), count);
+  if (grounded) return { questions: grounded };
   return {
     questions: Array.from({ length: count }, (_, i) => {
       const lesson = lessons[i % lessons.length] ?? topic;
@@ -561,6 +574,64 @@ function quizAnswer(prompt: string, malformedTry: number | undefined): unknown {
       };
     }),
   };
+}
+
+/** A passage's whole sentences of three words or more, each cut to an option's length. */
+function statements(text: string): string[] {
+  const sentences = text.split(/(?<=[.!?])\s+/).map((sentence) => sentence.trim());
+  // The prompt's budget may cut a passage mid-sentence: that fragment is not a statement.
+  if (sentences.length > 1 && !/[.!?]["'”)\]]*$/.test(sentences[sentences.length - 1]!))
+    sentences.pop();
+  const whole = sentences
+    .filter((sentence) => sentence.split(/\s+/).length >= 3)
+    .map((sentence) =>
+      sentence.length <= 200 ? sentence : `${sentence.slice(0, 200).replace(/\s+\S*$/, '')}…`,
+    );
+  return [...new Map(whole.map((sentence) => [sentence.toLowerCase(), sentence])).values()];
+}
+
+/**
+ * A quiz from the member's material (ADR 0058), as the real model writes one from the passages
+ * its prompt carries: each question asks what one section says, in turn; its right option is a
+ * sentence of that section, its wrong ones what other sections say (or, with too few, plain
+ * misreadings). Undefined when the prompt carries no passage.
+ */
+function materialQuiz(passages: { source: string; text: string }[], count: number) {
+  const sections = passages
+    .map((passage) => {
+      const [, heading, pages] = /^(.*?)(?:\s+\((pages? [^)]*)\))?$/.exec(passage.source)!;
+      const where = `"${firstWords(heading!, 16)}"${pages ? ` (${pages})` : ''}`;
+      return { heading: firstWords(heading!, 16), where, statements: statements(passage.text) };
+    })
+    .filter((section) => section.statements.length > 0);
+  if (sections.length === 0) return undefined;
+  return Array.from({ length: count }, (_, i) => {
+    const section = sections[i % sections.length]!;
+    const round = Math.floor(i / sections.length);
+    const right = section.statements[round % section.statements.length]!;
+    const others = sections.filter((other) => other !== section).map((o) => o.statements[0]!);
+    const turn = i % Math.max(others.length, 1);
+    const candidates = [
+      ...others.slice(turn),
+      ...others.slice(0, turn),
+      `It says nothing about ${section.heading}`,
+      `It leaves ${section.heading} to another document`,
+      `It names ${section.heading} only in its contents`,
+    ];
+    const options: string[] = [];
+    for (const option of candidates) {
+      const taken = [right, ...options].some((o) => o.toLowerCase() === option.toLowerCase());
+      if (!taken && options.length < 3) options.push(option);
+    }
+    const answer = i % 4;
+    options.splice(answer, 0, right);
+    return {
+      question: `${round ? `(${round + 1}) ` : ''}What does your material say in ${section.where}?`,
+      options,
+      answer,
+      explanation: `Your material says so in ${section.where}.`,
+    };
+  });
 }
 
 /** The text answer to a request that forces no tool. */

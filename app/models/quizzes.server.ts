@@ -79,12 +79,12 @@ export interface QuizJobContext {
   quiz: Quiz;
   course: { id: string; mainTopic: string; language: string };
   /** The lessons the quiz asks about: the topic's, or the whole course's for the exam. */
-  lessonTitles: string[];
+  lessons: { title: string; topicTitle: string }[];
 }
 
 /** What a quiz job needs, or undefined when the quiz (or its course) was deleted. */
 export async function getQuizJobContext(quizId: number): Promise<QuizJobContext | undefined> {
-  const { courses, lessons, quizzes } = tables;
+  const { courses, lessons, quizzes, topics } = tables;
   const row = await first(
     database()
       .select({
@@ -96,16 +96,17 @@ export async function getQuizJobContext(quizId: number): Promise<QuizJobContext 
       .where(eq(quizzes.id, quizId)),
   );
   if (!row) return undefined;
-  const titles = await database()
-    .select({ title: lessons.title })
+  const asked = await database()
+    .select({ title: lessons.title, topicTitle: topics.title })
     .from(lessons)
+    .innerJoin(topics, eq(topics.id, lessons.topicId))
     .where(
       row.quiz.topicId === null
         ? eq(lessons.courseId, row.course.id)
         : eq(lessons.topicId, row.quiz.topicId),
     )
     .orderBy(asc(lessons.ordinal));
-  return { ...row, lessonTitles: titles.map((lesson) => lesson.title) };
+  return { ...row, lessons: asked };
 }
 
 /** A try starts. Never undoes 'done'. */

@@ -6,6 +6,7 @@ import {
   recordQuizFailure,
   storeQuizQuestions,
 } from '~/models/quizzes.server';
+import { quizPassages } from '~/services/material/lesson-passages.server';
 import { generateQuiz } from '~/services/vendors/quiz-questions.server';
 import { publishChange } from '~/utils/changes.server';
 import { log } from '~/utils/logger.server';
@@ -24,7 +25,7 @@ export async function processQuiz(job: Job, token?: string) {
   const { quizId, courseId } = quizQueue.payload.parse(job.data);
   const context = await getQuizJobContext(quizId);
   if (!context) throw new UnrecoverableError(`Quiz ${quizId} of course ${courseId} was deleted`);
-  const { quiz, course, lessonTitles } = context;
+  const { quiz, course, lessons } = context;
   if (quiz.questions) return { quizId, skipped: true };
 
   const changed = () => publishChange(`course:${courseId}`);
@@ -33,7 +34,9 @@ export async function processQuiz(job: Job, token?: string) {
     const questions = await generateQuiz({
       mainTopic: course.mainTopic,
       topic: quiz.kind === 'topic' ? quiz.title : undefined,
-      lessonTitles,
+      lessonTitles: lessons.map((lesson) => lesson.title),
+      // A course from the member's material: the questions ask about what it says.
+      passages: await quizPassages(course.id, lessons),
       questionCount: quiz.questionCount,
       language: course.language,
     });

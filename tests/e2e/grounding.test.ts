@@ -66,6 +66,8 @@ describe('a course grounded in the whole document', () => {
     await page.getByRole('button', { name: 'Generate Course' }).click();
     await page.waitForURL(/\/course\/[\w-]+$/);
     const nav = page.getByRole('navigation', { name: 'Course topics' });
+    // The course page may answer before its navigation lists the lessons (a busy machine).
+    await nav.locator('a[href*="?lesson="]').first().waitFor();
     const links = await nav.locator('a[href*="?lesson="]').evaluateAll((as) =>
       as.map((a) => ({
         href: a.getAttribute('href')!,
@@ -84,8 +86,10 @@ describe('a course grounded in the whole document', () => {
         .catch((error: Error) => {
           throw new Error(`${link.title} (${page.url()}): ${error.message}`);
         });
-      const href = await page.getByTestId('lesson-sources').getByRole('link').getAttribute('href');
-      cited.push({ lesson: link.title, section: href! });
+      const source = page.getByTestId('lesson-sources').getByRole('link');
+      // A PDF's passages are cited by their pages.
+      await expect(source.innerText()).resolves.toMatch(/^Sources: pages? \d/);
+      cited.push({ lesson: link.title, section: (await source.getAttribute('href'))! });
     }
     // Each Sources link opens the lesson's own section of the text read from the document.
     const documentPath = cited[0]!.section.split('#')[0]!;
@@ -97,10 +101,45 @@ describe('a course grounded in the whole document', () => {
         `${lesson} cites ${id}`,
       ).resolves.toMatch(new RegExp(`^${lesson.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     }
+    // The section a Sources link opens is the one highlighted.
+    const outlined = () =>
+      page
+        .getByTestId('document-sections')
+        .locator(':scope > li')
+        .evaluateAll((items) =>
+          items.filter((li) => getComputedStyle(li).outlineStyle !== 'none').map((li) => li.id),
+        );
+    await page.goto(new URL(cited[4]!.section, course).href);
+    await expect(outlined()).resolves.toEqual([cited[4]!.section.split('#')[1]]);
     // The cover and the contents are not in the text read either.
     const text = await page.getByTestId('document-sections').innerText();
     for (const junk of ['Thomas Leonard', 'Table of Contents', '— Draft'])
       expect(text).not.toContain(junk);
+
+    // The first topic's quiz asks what its sections say, not only about their headings.
+    await page.goto(course);
+    await nav.locator('details').first().getByRole('link', { name: 'Topic quiz' }).click();
+    const question = page.locator('.quiz-form fieldset').first();
+    await question.waitFor({ timeout: 60_000 });
+    await expect(question.locator('legend').innerText()).resolves.toContain('"1. Introduction"');
+    const options = await question.locator('label').allInnerTexts();
+    expect(options.map((option) => option.trim())).toContain(
+      SECTIONS[0]!.text.split('. ')[0] + '.',
+    );
+    // And the cards ask about the passages, not about the course (issue 37's "Which course
+    // teaches …?").
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${course}/cards`);
+          return page.locator('main').innerText();
+        },
+        { timeout: 60_000, interval: 1_000 },
+      )
+      .toMatch(/In 1\. Introduction \(pages? 3/);
+    const cards = await page.locator('main').innerText();
+    expect(cards).toContain(SECTIONS[1]!.text.split(' in detail')[0]);
+    expect(cards).not.toContain('Which course teaches');
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto(documentPath + '#section-1');
     const overflow = await page.evaluate(

@@ -136,34 +136,48 @@ describe("the demo AI mock's decks", () => {
 });
 
 describe('the demo’s cards from the member’s material (ADR 0058)', () => {
-  it('asks about the passage the lesson quotes, and the product accepts the deck', async () => {
+  /** The demo's deck for the demo's lesson on one passage, as the product parses it. */
+  async function deckOn(heading: string, pages: string, text: string) {
     const { mockMarkdownLesson } = await import('../../../mocks/ai-answers');
     const { markdownToSafeHtml } = await import('~/utils/markdown.server');
     const lesson = mockMarkdownLesson(
       [
         'Main topic: MIME',
-        'Sub-topic: 1.3 Language used',
+        `Sub-topic: ${heading}`,
         'Source passages:',
-        '[3] 1.3 Language used (page 4)',
-        'The key words must and should are used as in RFC 2119. The database is XML.',
+        `[3] ${heading} (${pages})`,
+        text,
       ].join('\n'),
     );
     const prompt = flashcardsPrompt({
       mainTopic: 'MIME',
-      lessonTitle: '1.3 Language used',
+      lessonTitle: heading,
       lessonHtml: markdownToSafeHtml(lesson),
     });
     const answer = mockToolInput(
       { system: '', messages: [{ role: 'user', content: prompt }], tool: FLASHCARDS_TOOL },
       readKnobs(),
     );
-    expect(parseFlashcards(answer)).toEqual([
-      card('Where in your material is "1.3 Language used" taught?', '1.3 Language used (page 4)'),
+    return parseFlashcards(answer);
+  }
+
+  it('asks about the passage the lesson quotes, and the product accepts the deck', async () => {
+    const text = 'The key words must and should are used as in RFC 2119. The database is XML.';
+    expect(await deckOn('1.3 Language used', 'page 4', text)).toEqual([
+      card(
+        'Where in your material is "1.3 Language used" taught?',
+        'In 1.3 Language used (page 4)',
+      ),
       card(
         'What does your material say first about "1.3 Language used"?',
         'The key words must and should are used as in RFC 2119',
       ),
       card('Which term of your material does "1.3 Language used" explain?', 'should'),
     ]);
+  });
+
+  it('is accepted for a numbered heading, which alone would read as a list item', async () => {
+    const deck = await deckOn('1. Introduction', 'pages 3–4', 'This database maps files to types.');
+    expect(deck[0]!.answer).toBe('In 1. Introduction (pages 3–4)');
   });
 });

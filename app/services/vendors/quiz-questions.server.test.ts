@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { mockToolInput, QUIZ_TOOL } from '../../../mocks/ai-answers';
+import { readKnobs } from '../../../mocks/knobs';
 import { AiOutputError } from './ai.server';
 import { parseQuiz, quizPrompt } from './quiz-questions.server';
 
@@ -45,5 +47,57 @@ describe('quizPrompt', () => {
     expect(prompt).toContain('Lessons: Convex lenses; Concave, mirrors');
     expect(prompt).toContain('Number of questions: 3');
     expect(prompt).toMatch(/French/);
+  });
+});
+
+const PASSAGES = [
+  '[2] 1.2 Glob patterns (page 4)',
+  'A glob pattern matches file names. The pattern *.txt matches every text file. A longer pattern wins over a shorter one.',
+  '',
+  '[5] 2.1 Magic rules (pages 5–6)',
+  'Magic rules look at the first bytes of a file. Each rule has a priority from 0 to 100.',
+].join('\n');
+
+describe('a quiz from the member’s material (ADR 0058)', () => {
+  const request = {
+    mainTopic: 'Shared MIME-info',
+    topic: 'From 1.2 Glob patterns to 2.1 Magic rules',
+    lessonTitles: ['1.2 Glob patterns', '2.1 Magic rules'],
+    questionCount: 3,
+    passages: PASSAGES,
+  };
+
+  it('carries the passages, after what to do with them', () => {
+    const prompt = quizPrompt(request);
+    expect(prompt).toMatch(
+      /from the learner's own material below[^\n]*\nSource passages:\n\[2\] 1\.2 Glob/,
+    );
+    expect(prompt.endsWith('a priority from 0 to 100.')).toBe(true);
+    expect(quizPrompt({ ...request, passages: undefined })).not.toContain('Source passages');
+  });
+
+  it('is written by the demo from the passages, and the product accepts it', () => {
+    const answer = mockToolInput(
+      { system: '', messages: [{ role: 'user', content: quizPrompt(request) }], tool: QUIZ_TOOL },
+      readKnobs(),
+    );
+    const quiz = parseQuiz(answer, 3);
+    expect(quiz.map((q) => [q.question, q.options[q.answer]])).toEqual([
+      [
+        'What does your material say in "1.2 Glob patterns" (page 4)?',
+        'A glob pattern matches file names.',
+      ],
+      [
+        'What does your material say in "2.1 Magic rules" (pages 5–6)?',
+        'Magic rules look at the first bytes of a file.',
+      ],
+      [
+        '(2) What does your material say in "1.2 Glob patterns" (page 4)?',
+        'The pattern *.txt matches every text file.',
+      ],
+    ]);
+    // Its wrong options are what another section says, or plain misreadings.
+    expect(quiz[0]!.options).toContain('Magic rules look at the first bytes of a file.');
+    expect(quiz[0]!.options).toContain('It says nothing about 1.2 Glob patterns');
   });
 });

@@ -18,6 +18,11 @@ export interface QuizRequest {
   lessonTitles: string[];
   questionCount: number;
   language?: string;
+  /**
+   * The passages of the member's own material its lessons quote first (ADR 0058), each headed
+   * "[n] Heading (pages a–b)"; the questions are written from them.
+   */
+  passages?: string;
 }
 
 export function quizPrompt({
@@ -26,6 +31,7 @@ export function quizPrompt({
   lessonTitles,
   questionCount,
   language,
+  passages,
 }: QuizRequest) {
   return [
     `Main topic: ${oneLine(mainTopic)}`,
@@ -36,6 +42,14 @@ export function quizPrompt({
     `Write ${questionCount} multiple-choice questions that check a learner understood these lessons of the course. Each question has 4 options of which exactly one is right, the index (from 0) of the right option, and a one-line explanation of why it is right.`,
     `Answer only with the ${QUIZ_TOOL} tool.`,
     languageInstruction(language),
+    ...(passages
+      ? [
+          '',
+          "Write the questions from the learner's own material below: ask about what these passages say, so that every right option is stated by the material, and make the wrong options plausible but not stated by it. Where you and the material disagree, follow the material.",
+          'Source passages:',
+          passages,
+        ]
+      : []),
   ].join('\n');
 }
 
