@@ -13,7 +13,7 @@ export default defineConfig({
     'scripts/*.{ts,mjs}',
     'server/web-process.ts',
     'server/dev.ts',
-    'jobs/worker.ts',
+    'jobs/main.ts',
     'app/**/*-thread.server.ts',
     // Benchmarks, run with tsx; the bare handlers are started as processes of their own by them.
     'bench/*.ts',
