@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 
-/** Module hooks of opentelemetry-loads.mjs: the `@opentelemetry` modules imported, as they resolve. */
+/** Module hooks of opentelemetry-loads.mjs: the modules of OpenTelemetry imported, as they resolve. */
 let file = '';
+const RECORDED = /\/(@opentelemetry|import-in-the-middle|require-in-the-middle)\//;
 
 export function initialize(data) {
   file = data.file;
@@ -9,6 +10,6 @@ export function initialize(data) {
 
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
-  if (resolved.url.includes('/@opentelemetry/')) fs.appendFileSync(file, `${resolved.url}\n`);
+  if (RECORDED.test(resolved.url)) fs.appendFileSync(file, `${resolved.url}\n`);
   return resolved;
 }
