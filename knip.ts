@@ -21,6 +21,8 @@ export default defineConfig({
     'bench/lib/bare-courses-server.ts',
     // Started as its own processes by a test (billing-demo-providers).
     'tests/support/demo-checkouts.ts',
+    // Given to the app's processes by path (`--import`, then `register`) by the tracing test.
+    'tests/support/opentelemetry-loads*.mjs',
     // drizzle-kit's configurations (npm run db:generate).
     'drizzle.{sqlite,postgres}.config.ts',
   ],
