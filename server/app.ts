@@ -202,12 +202,10 @@ export async function createWebServer(options: WebServerOptions) {
 
   // With traces on, the HTTP instrumentation's span for the request (ADR 0064) is named by the
   // route's template too, as Jaeger or Tempo list operations, and carries the request id.
-  const nameRequestSpan = options.tracing
-    ? (
-        span: ReturnType<Tracing['api']['trace']['getActiveSpan']>,
-        req: IncomingMessage,
-        requestId: string,
-      ) => {
+  const traces = options.tracing?.api.trace;
+  const nameRequestSpan = traces
+    ? (req: IncomingMessage, requestId: string) => {
+        const span = traces.getActiveSpan();
         if (!span) return;
         let route: string;
         try {
@@ -225,7 +223,7 @@ export async function createWebServer(options: WebServerOptions) {
     const started = performance.now();
     const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
-    nameRequestSpan?.(options.tracing!.api.trace.getActiveSpan(), req, requestId);
+    nameRequestSpan?.(req, requestId);
     res.once('finish', () =>
       hooks.metrics.observeRequest(
         req.method ?? 'GET',
