@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
 import { is, type ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
@@ -14,6 +13,7 @@ import { databaseFile, openDatabase } from '../../db/connection';
 import { isPoolWaitTimeout, openHealthProbe, openPostgresPool } from '../../db/postgres';
 import * as sqliteSchema from '../../db/schema';
 import * as postgresSchema from '../../db/schema.pg';
+import { contextSlot } from './async-context.server';
 import { withTimeout } from './concurrency';
 import { env } from './env.server';
 import { forgetSingleton, singleton } from './singleton.server';
@@ -89,10 +89,10 @@ interface TransactionScope {
   /** False once the body has returned: later stray work of the context runs outside it. */
   active: boolean;
 }
-const scope = new AsyncLocalStorage<TransactionScope>();
+const scope = contextSlot<TransactionScope>('transaction');
 
 function currentScope(layer: DataLayer): TransactionScope | undefined {
-  const current = scope.getStore();
+  const current = scope.get();
   return current?.layer === layer && current.active ? current : undefined;
 }
 
@@ -210,7 +210,7 @@ export function sqliteDataLayer(
 
   const root = drizzleProxy(
     async (text, params, method) => {
-      const current = scope.getStore();
+      const current = scope.get();
       if (open === undefined || (current?.layer === layer && current.owner === open))
         return execute(text, params, method);
       const release = await takeTurn();
