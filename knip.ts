@@ -13,7 +13,7 @@ export default defineConfig({
     'scripts/*.{ts,mjs}',
     'server/web-process.ts',
     'server/dev.ts',
-    'jobs/worker.ts',
+    'jobs/main.ts',
     'app/**/*-thread.server.ts',
     // Benchmarks, run with tsx; the bare handlers are started as processes of their own by them.
     'bench/*.ts',
@@ -21,6 +21,8 @@ export default defineConfig({
     'bench/lib/bare-courses-server.ts',
     // Started as its own processes by a test (billing-demo-providers).
     'tests/support/demo-checkouts.ts',
+    // Given to the app's processes by path (`--import`, then `register`) by the tracing test.
+    'tests/support/opentelemetry-loads*.mjs',
     // drizzle-kit's configurations (npm run db:generate).
     'drizzle.{sqlite,postgres}.config.ts',
   ],

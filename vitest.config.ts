@@ -49,6 +49,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'seed',
   'share',
   'stream-tutor',
+  'tracing',
   'upgrade',
   'worker',
   'worker-crash',

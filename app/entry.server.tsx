@@ -10,6 +10,7 @@ import { isDatabaseBusy } from './utils/database.server';
 import { env } from './utils/env.server';
 import { log } from './utils/logger.server';
 import { requestIdFrom, runWithRequestId } from './utils/request-context.server';
+import { enableTracing } from './utils/tracing.server';
 import {
   carriesMetricsToken,
   METRICS_CONTENT_TYPE,
@@ -70,6 +71,7 @@ export const webServer: WebServerHooks = {
   closeReconnectableStreams,
   requestId: requestIdFrom,
   inRequest: runWithRequestId,
+  enableTracing,
   metrics: {
     served: () => env().METRICS_TOKEN !== undefined,
     authorized: (authorization) => carriesMetricsToken(authorization, env().METRICS_TOKEN ?? ''),

@@ -1,4 +1,5 @@
 import type { JsonHandler } from './utils/json-route.server';
+import type { enableTracing } from './utils/tracing.server';
 
 /**
  * What the web server (server/) reports about its process, for /healthz: how often the start
@@ -70,6 +71,11 @@ export interface WebServerHooks {
    * a new one (ADR 0056).
    */
   requestId: (proposed: string | string[] | undefined) => string;
+  /**
+   * Hands the tracing SDK the web process started (ADR 0064) to the app, for its own spans and
+   * the trace context of the jobs it enqueues; never called when traces are off.
+   */
+  enableTracing: (tracing: Parameters<typeof enableTracing>[0]) => void;
   /** Runs `run` for the request `requestId`: the log lines and jobs of its work carry the id. */
   inRequest: <T>(requestId: string, run: () => T) => T;
   /** Prometheus metrics (ADR 0056): GET /metrics, and what the server records for them. */

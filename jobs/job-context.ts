@@ -1,6 +1,7 @@
 import type { Job, Processor } from 'bullmq';
 import { jobDuration } from '~/utils/metrics.server';
 import { isWellFormedRequestId, runWithRequestId } from '~/utils/request-context.server';
+import { inTraceOf, traced } from '~/utils/tracing.server';
 
 /** The id of the request that enqueued a job, from its data (app/queues/factory.server.ts). */
 export function requestIdOf(job: Pick<Job, 'data'> | undefined): string | undefined {
@@ -34,4 +35,28 @@ export function timed(queue: string, processor: Processor): Processor {
       throw error;
     }
   };
+}
+
+/**
+ * A processor whose runs are spans of the trace that enqueued their job (ADR 0064: its data
+ * carries the W3C `traceparent`), when traces are on.
+ */
+export function inTrace(queue: string, processor: Processor): Processor {
+  return (job, token, signal) =>
+    inTraceOf(job.data, () =>
+      traced(
+        () => ({
+          name: `process ${queue}`,
+          kind: 'consumer',
+          attributes: {
+            'messaging.system': 'bullmq',
+            'messaging.operation.type': 'process',
+            'messaging.destination.name': queue,
+            'messaging.message.id': job.id,
+            'coursegen.job.attempt': job.attemptsMade + 1,
+          },
+        }),
+        () => processor(job, token, signal),
+      ),
+    );
 }

@@ -10,13 +10,14 @@ import { watchConnections, watchQueues } from '~/utils/metrics.server';
 import { closeRedis, jobServiceUp, workerRedis } from '~/utils/redis.server';
 import { registry } from './registry';
 import { handedBackOnStop } from './hand-back';
-import { inRequestContext, requestIdOf, timed } from './job-context';
+import { inRequestContext, inTrace, requestIdOf, timed } from './job-context';
 import { serveWorkerHealth } from './health-server';
 import { startSweeper } from './sweeper';
 import { retryDelay, UNLIMITED_BACKOFF_TYPE } from '~/queues/retry.server';
 import { jobLockSettings, reportWorkerError } from '~/queues/worker-settings.server';
 import { describeAiFailure } from '~/services/vendors/ai.server';
 import { startDemoWebhookRetries } from '~/services/billing/demo-webhooks.server';
+import { flushTraces } from '~/utils/tracing.server';
 
 /** Time kept, before the shutdown limit, to hand unfinished jobs back and close. */
 const HAND_BACK_MS = 1_500;
@@ -29,7 +30,7 @@ export async function startWorkers() {
   const workers = Object.entries(registry).map(([name, registration]) => {
     const worker = new Worker(
       name,
-      handedBackOnStop(timed(name, inRequestContext(registration.processor))),
+      handedBackOnStop(timed(name, inTrace(name, inRequestContext(registration.processor)))),
       {
         connection: workerRedis(),
         prefix: REDIS_PREFIX,
@@ -107,6 +108,7 @@ export async function startWorkers() {
       await closeRedis();
       await closeDatabase();
       log.info('worker.stopped', { pid: process.pid });
+      await flushTraces();
     })();
     return stopping;
   }

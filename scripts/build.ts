@@ -14,7 +14,7 @@ const entries = {
   'bin/prepare': 'scripts/prepare.ts',
   'bin/web': 'scripts/web.ts',
   'bin/web-process': 'server/web-process.ts',
-  'bin/worker': 'jobs/worker.ts',
+  'bin/worker': 'jobs/main.ts',
   'bin/migrate': 'scripts/migrate.ts',
   'bin/backup': 'scripts/backup.ts',
   'bin/restore': 'scripts/restore.ts',

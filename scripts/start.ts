@@ -183,8 +183,7 @@ async function main() {
   // may take longer than any fixed limit, and one that keeps dying is logged meanwhile. The
   // worker starts then: members are served sooner, and jobs wait in Redis for a second.
   if (runs.web && !(await waitForHealth(config.PORT, () => stopping))) return;
-  if (runs.worker)
-    processes.keep('worker', () => runEntry('worker.js', 'jobs/worker.ts', childEnv));
+  if (runs.worker) processes.keep('worker', () => runEntry('worker.js', 'jobs/main.ts', childEnv));
   if (!runs.web) {
     // Here the worker answers /healthz on PORT itself (ADR 0045): running once it does.
     if (!(await waitForHealth(config.PORT, () => stopping))) return;

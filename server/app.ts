@@ -16,6 +16,7 @@ import { requestOriginOf } from './origin';
 import { responsePolicy, type TrustProxy } from './response-policy';
 import { writeTurns } from './write-turns';
 import { errorJson } from './json-error';
+import type { Tracing } from './tracing';
 
 /** A refused body up to this size is read and dropped, so that its sender reads the refusal. */
 const DRAIN_LIMIT = 16 * 1024 * 1024;
@@ -27,6 +28,8 @@ export interface WebServerOptions {
   serveClientFiles: (app: Express) => void;
   /** Restart counts the start reports to this process (empty when run alone). */
   restarts: () => Record<string, number>;
+  /** The tracing SDK, started before this was imported (ADR 0064); undefined when traces are off. */
+  tracing?: Tracing;
 }
 
 /**
@@ -40,6 +43,7 @@ export async function createWebServer(options: WebServerOptions) {
   const hooks = webServerHooks(
     typeof options.build === 'function' ? await options.build() : options.build,
   );
+  if (options.tracing) hooks.enableTracing(options.tracing);
   hooks.start();
   const {
     production,
@@ -196,11 +200,30 @@ export async function createWebServer(options: WebServerOptions) {
   // Benchmarks only (bench/metrics.ts): no request ids, nothing counted.
   const unobserved = without.includes('metrics');
 
+  // With traces on, the HTTP instrumentation's span for the request (ADR 0064) is named by the
+  // route's template too, as Jaeger or Tempo list operations, and carries the request id.
+  const traces = options.tracing?.api.trace;
+  const nameRequestSpan = traces
+    ? (req: IncomingMessage, requestId: string) => {
+        const span = traces.getActiveSpan();
+        if (!span) return;
+        let route: string;
+        try {
+          route = routeLabel(req);
+        } catch {
+          route = 'malformed';
+        }
+        span.updateName(`${req.method ?? 'GET'} ${route}`);
+        span.setAttributes({ 'http.route': route, 'coursegen.request_id': requestId });
+      }
+    : undefined;
+
   const server = http.createServer((req, res) => {
     if (unobserved) return serve(req, res, '');
     const started = performance.now();
     const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
+    nameRequestSpan?.(req, requestId);
     res.once('finish', () =>
       hooks.metrics.observeRequest(
         req.method ?? 'GET',

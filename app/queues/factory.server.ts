@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { currentRequestId } from '~/utils/request-context.server';
+import { traceContext, traced, type SpanDescription } from '~/utils/tracing.server';
 import { noteRedisFailure, producerRedis, waitForRedis } from '~/utils/redis.server';
 
 /**
@@ -121,28 +122,48 @@ export function defineQueue<S extends z.ZodType>(definition: QueueDefinition<S>)
     const parsed = payload.parse(data) as z.infer<S>;
     const jobId = definition.jobId?.(parsed);
     // The request that asks for the work is named in its job, so the worker's log lines for it
-    // carry the same id (ADR 0056); the payload schemas leave it out, processors ignore it.
+    // carry the same id (ADR 0056), and with traces on its trace context goes along (ADR 0064):
+    // the job's run is part of the request's trace. The payload schemas leave both out,
+    // processors ignore them.
     const requestId = currentRequestId();
+    const trace = traceContext();
     return {
       name: definition.jobName?.(parsed) ?? name,
-      data: requestId ? { ...(parsed as object), requestId } : parsed,
+      data:
+        requestId || trace
+          ? { ...(parsed as object), ...(requestId && { requestId }), ...trace }
+          : parsed,
       opts: jobId === undefined ? options : { jobId, ...options },
     };
   }
+
+  /** The span of an enqueue, whose context the job carries (OpenTelemetry's messaging names). */
+  const sending = (): SpanDescription => ({
+    name: `send ${name}`,
+    kind: 'producer',
+    attributes: {
+      'messaging.system': 'bullmq',
+      'messaging.operation.type': 'send',
+      'messaging.destination.name': name,
+    },
+  });
 
   const declared: DefinedQueue<S> = {
     name,
     payload,
     queue,
-    async add(data, options) {
-      const { name: jobName, data: parsed, opts } = job(data, options);
-      await connected();
-      return queue().add(jobName, parsed, opts);
-    },
+    add: (data, options) =>
+      traced(sending, async () => {
+        const { name: jobName, data: parsed, opts } = job(data, options);
+        await connected();
+        return queue().add(jobName, parsed, opts);
+      }),
     async addBulk(items) {
       if (items.length === 0) return [];
-      await connected();
-      return queue().addBulk(items.map((item) => job(item.data, item.options)));
+      return traced(sending, async () => {
+        await connected();
+        return queue().addBulk(items.map((item) => job(item.data, item.options)));
+      });
     },
     async findJob(data) {
       const jobId = definition.jobId?.(payload.parse(data) as z.infer<S>);

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
 import { is, type ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
@@ -14,9 +13,11 @@ import { databaseFile, openDatabase } from '../../db/connection';
 import { isPoolWaitTimeout, openHealthProbe, openPostgresPool } from '../../db/postgres';
 import * as sqliteSchema from '../../db/schema';
 import * as postgresSchema from '../../db/schema.pg';
+import { contextSlot } from './async-context.server';
 import { withTimeout } from './concurrency';
 import { env } from './env.server';
 import { forgetSingleton, singleton } from './singleton.server';
+import { traced, type SpanDescription } from './tracing.server';
 
 /**
  * The data layer for both databases (ADR 0039). Model functions are written once, async, against
@@ -88,10 +89,10 @@ interface TransactionScope {
   /** False once the body has returned: later stray work of the context runs outside it. */
   active: boolean;
 }
-const scope = new AsyncLocalStorage<TransactionScope>();
+const scope = contextSlot<TransactionScope>('transaction');
 
 function currentScope(layer: DataLayer): TransactionScope | undefined {
-  const current = scope.getStore();
+  const current = scope.get();
   return current?.layer === layer && current.active ? current : undefined;
 }
 
@@ -139,6 +140,23 @@ function statementCache(client: BetterSqlite3.Database, size: number) {
 }
 
 /**
+ * A SQLite statement's span, when traces are on (ADR 0064; PostgreSQL's come from the pg
+ * instrumentation): its text has placeholders, never the values.
+ */
+function sqliteSpan(text: string): SpanDescription {
+  const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
+  return {
+    name: operation,
+    kind: 'client',
+    attributes: {
+      'db.system.name': 'sqlite',
+      'db.operation.name': operation,
+      'db.query.text': text,
+    },
+  };
+}
+
+/**
  * A process-wide queue of turns: each waits for the one before it. A SQLite transaction holds
  * the one connection, so while it is open every other async context's query waits its turn.
  */
@@ -171,6 +189,13 @@ export function sqliteDataLayer(
   let open: symbol | undefined;
 
   function execute(text: string, params: unknown[], method: 'run' | 'all' | 'values' | 'get') {
+    return traced(
+      () => sqliteSpan(text),
+      () => executeNow(text, params, method),
+    );
+  }
+
+  function executeNow(text: string, params: unknown[], method: 'run' | 'all' | 'values' | 'get') {
     const prepared = statement(text);
     if (method === 'run' || !prepared.reader) {
       prepared.run(...params);
@@ -185,7 +210,7 @@ export function sqliteDataLayer(
 
   const root = drizzleProxy(
     async (text, params, method) => {
-      const current = scope.getStore();
+      const current = scope.get();
       if (open === undefined || (current?.layer === layer && current.owner === open))
         return execute(text, params, method);
       const release = await takeTurn();

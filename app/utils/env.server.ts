@@ -59,6 +59,12 @@ export const envSchema = z.object({
    * Long enough not to be guessed.
    */
   METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * Where OpenTelemetry traces go (OTLP over HTTP, e.g. `http://otel-collector:4318`; ADR 0064).
+   * Read by the processes' start (server/tracing.ts) with the SDK's other `OTEL_*` variables;
+   * checked here so that a malformed one stops the start. Unset, nothing of the SDK is loaded.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 
   /**

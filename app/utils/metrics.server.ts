@@ -8,6 +8,7 @@ import {
   type MetricObjectWithValues,
   type MetricValue,
 } from 'prom-client';
+import { noteOnSpan } from './tracing.server';
 import { METRICS_COLLECT, METRICS_COLLECTED } from './node-metrics.server';
 
 /**
@@ -156,7 +157,9 @@ export function recordAiCall({ provider, model, purpose, outcome, seconds }: AiC
   aiRequestDuration.labels(provider, model, purpose).observe(seconds);
 }
 
+/** An AI call's tokens, counted here and, with traces on, noted on the call's span (ADR 0064). */
 export function recordAiTokens(provider: string, model: string, input: number, output: number) {
+  noteOnSpan({ 'gen_ai.usage.input_tokens': input, 'gen_ai.usage.output_tokens': output });
   if (input > 0) aiTokens.labels(provider, model, 'in').inc(input);
   if (output > 0) aiTokens.labels(provider, model, 'out').inc(output);
 }

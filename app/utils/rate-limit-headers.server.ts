@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot } from './async-context.server';
 
 /**
  * The `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers (IETF draft
@@ -14,11 +14,11 @@ export interface CountedLimit {
   resetSeconds: number;
 }
 
-const countedByRequest = new AsyncLocalStorage<Map<string, CountedLimit>>();
+const countedByRequest = contextSlot<Map<string, CountedLimit>>('counted limits');
 
 /** Called by `hit` with each limit's count (a refund's corrected count replaces the first). */
 export function noteCountedLimit(name: string, counted: CountedLimit) {
-  countedByRequest.getStore()?.set(name, counted);
+  countedByRequest.get()?.set(name, counted);
 }
 
 /** Runs one API request's work, noting the limits it counts. */

@@ -1,20 +1,20 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { contextSlot } from './async-context.server';
 
 /**
  * The request (or the job it started) that the code running now works for, so that every log
  * line and every job it enqueues carries its id without passing it by hand (ADR 0056). The web
  * server opens it for each request (`X-Request-Id`), the worker for each job from its data.
  */
-const context = new AsyncLocalStorage<{ requestId: string }>();
+const context = contextSlot<string>('request id');
 
 export function runWithRequestId<T>(requestId: string, run: () => T): T {
-  return context.run({ requestId }, run);
+  return context.run(requestId, run);
 }
 
 /** The id of the request this code runs for, if any. */
 export function currentRequestId(): string | undefined {
-  return context.getStore()?.requestId;
+  return context.get();
 }
 
 /** What a request id taken from outside may look like: a UUID, a trace id, a proxy's token. */

@@ -1,6 +1,7 @@
 import { env } from '~/utils/env.server';
 import { AiRateLimited, pauseAiCalls, takeAiBudget } from '~/utils/ai-rate-limit.server';
 import { recordAiCall } from '~/utils/metrics.server';
+import { traced } from '~/utils/tracing.server';
 import type { AiProvider, AiTextRequest } from './ai-provider.server';
 import { modelFor } from './ai-models.server';
 import { anthropicProvider } from './anthropic-provider.server';
@@ -19,7 +20,26 @@ const sharedBudget: AiBudget = { take: takeAiBudget, pause: pauseAiCalls };
  * kind read as `rateLimited` failures, which a job waits out without using a try.
  */
 export function withAiBudget(provider: AiProvider, budget: AiBudget = sharedBudget): AiProvider {
-  async function call<T>(request: AiTextRequest, run: () => Promise<T>): Promise<T> {
+  // With traces on, each call is a span (ADR 0064), named as OpenTelemetry's GenAI conventions
+  // name them; the provider adds the tokens (noteOnSpan) once it has the answer.
+  const call = <T>(request: AiTextRequest, run: () => Promise<T>): Promise<T> =>
+    traced(
+      () => {
+        const model = modelOf(provider.name, request);
+        return {
+          name: `chat ${model}`,
+          kind: 'client',
+          attributes: {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.provider.name': provider.name,
+            'gen_ai.request.model': model,
+            'coursegen.ai.purpose': request.purpose,
+          },
+        };
+      },
+      () => budgeted(request, run),
+    );
+  async function budgeted<T>(request: AiTextRequest, run: () => Promise<T>): Promise<T> {
     await budget.take();
     const started = performance.now();
     const record = (outcome: 'ok' | 'rate_limited' | 'failed') =>
