@@ -21,7 +21,7 @@ describe('the plan definitions', () => {
       ['monthly', 'Monthly Plan', 8, 'month', 800],
       ['yearly', 'Yearly Plan', 88, 'year', 8800],
     ]);
-    expect(PLAN_LIST.map(formatPlanPrice)).toEqual(['$0', '$8 / month', '$88 / year']);
+    expect(PLAN_LIST.map((plan) => formatPlanPrice(plan))).toEqual(['$0', '$8 / month', '$88 / year']);
   });
 
   it('give each plan five lines, striking out video for free only', () => {
@@ -48,7 +48,7 @@ describe('plans from the operator’s settings (ADR 0055)', () => {
 
   it('take the price, the topics and the material limits set', () => {
     const table = set((s) => {
-      s.monthly.amountCents = 1250;
+      s.monthly.prices.paypal.amountCents = 1250;
       s.free.topics = 6;
       s.free.pastedChars = 5_000;
     });
@@ -74,7 +74,7 @@ describe('plans from the operator’s settings (ADR 0055)', () => {
 describe('a change of the plans', () => {
   it('is described field by field, as the audit entries on the settings page show it', () => {
     const after = structuredClone(DEFAULT_PLAN_SETTINGS);
-    after.monthly.amountCents = 1250;
+    after.monthly.prices.paypal.amountCents = 1250;
     after.free.documents = true;
     after.yearly.pastedChars = 50_000;
     expect(describePlanChange(DEFAULT_PLAN_SETTINGS, after)).toEqual([
