@@ -79,6 +79,7 @@ describe('plan settings in a browser', () => {
   }
 
   const receiptMail = async (email: string) => {
+    // The approval's webhook may have the worker send it, a moment after the page shows.
     await expect
       .poll(async () =>
         (
@@ -87,6 +88,7 @@ describe('plan settings in a browser', () => {
             .from(outboxEmails)
             .where(eq(outboxEmails.to, email))
         ).some((mail) => mail.subject.includes('receipt')),
+        { timeout: 30_000 },
       )
       .toBe(true);
     const mails = await appDatabase(e2e.dataDir)
