@@ -199,8 +199,7 @@ function catalogHandlersAt(baseUrl: string) {
       if (readKnobs().paypalFail === 'plan')
         return error(500, 'INTERNAL_SERVER_ERROR', 'An internal server error occurred.');
       const body = (await request.json()) as Partial<MockPayPalPlan>;
-      const product =
-        body.product_id && (await readMockRecord('paypal', PRODUCT, body.product_id));
+      const product = body.product_id && (await readMockRecord('paypal', PRODUCT, body.product_id));
       const cycles = body.billing_cycles ?? [];
       const regular = cycles.filter((cycle) => cycle.tenure_type === 'REGULAR');
       if (!product || !body.name || regular.length !== 1 || !regular[0]!.pricing_scheme)

@@ -157,7 +157,8 @@ export const razorpayHandlers = [
         {
           error: {
             code: 'SERVER_ERROR',
-            description: 'The server encountered an error. The incident has been reported to admins',
+            description:
+              'The server encountered an error. The incident has been reported to admins',
             source: 'NA',
             step: 'NA',
             reason: 'NA',

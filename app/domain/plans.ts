@@ -67,7 +67,7 @@ export const isCurrency = (value: unknown): value is Currency =>
   CURRENCIES.includes(value as Currency);
 
 /** A price at one provider: in cents (hundredths of the currency). */
-export type Price = { amountCents: number; currency: Currency };
+type Price = { amountCents: number; currency: Currency };
 /**
  * A price as the settings hold it: with the id of the provider plan that charges it, once the
  * settings page created one (ADR 0063); without, the provider plan id from the environment.
@@ -167,7 +167,10 @@ export function planTable(settings: PlanSettings): PlanTable {
       cost: 0,
       amountCents: 0,
       currency: 'USD',
-      prices: { paypal: { amountCents: 0, currency: 'USD' }, razorpay: { amountCents: 0, currency: 'USD' } },
+      prices: {
+        paypal: { amountCents: 0, currency: 'USD' },
+        razorpay: { amountCents: 0, currency: 'USD' },
+      },
       trialDays: 0,
       period: null,
       features: [
@@ -222,7 +225,10 @@ export const formatPrice = (cents: number, currency: string = 'USD'): string =>
   }).format(cents / 100);
 
 /** '$8 / month', '₹699 / month', '$0': a provider's price, PayPal's by default. */
-export function formatPlanPrice(plan: PlanDefinition, provider: PaymentProvider = 'paypal'): string {
+export function formatPlanPrice(
+  plan: PlanDefinition,
+  provider: PaymentProvider = 'paypal',
+): string {
   const { amountCents, currency } = plan.prices[provider];
   const price = formatPrice(amountCents, currency);
   return plan.period ? `${price} / ${plan.period}` : price;

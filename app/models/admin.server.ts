@@ -256,39 +256,36 @@ async function revenueByCurrency(): Promise<Revenue[]> {
 export async function dashboardFigures(now = new Date()) {
   const { courses, lessons, users } = tables;
   const monthAgo = new Date(now.getTime() - 30 * 24 * 3600 * 1000);
-  const [byPlan, byType, revenue, newMembers, newCourses, lessonStates] =
-    await Promise.all([
-      first(
-        database()
-          .select({
-            free: sql<number>`count(*) filter (where ${users.plan} = 'free')`.mapWith(Number),
-            all: count(),
-          })
-          .from(users),
-      ),
-      first(
-        database()
-          .select({
-            video: sql<number>`count(*) filter (where ${courses.type} = 'video')`.mapWith(Number),
-            all: count(),
-          })
-          .from(courses),
-      ),
-      revenueByCurrency(),
-      first(database().select({ n: count() }).from(users).where(gte(users.createdAt, monthAgo))),
-      first(
-        database().select({ n: count() }).from(courses).where(gte(courses.createdAt, monthAgo)),
-      ),
-      first(
-        database()
-          .select({
-            generating: count(),
-            failing: sql<number>`count(*) filter (where ${lessons.attempts} > 1)`.mapWith(Number),
-          })
-          .from(lessons)
-          .where(ne(lessons.state, 'done')),
-      ),
-    ]);
+  const [byPlan, byType, revenue, newMembers, newCourses, lessonStates] = await Promise.all([
+    first(
+      database()
+        .select({
+          free: sql<number>`count(*) filter (where ${users.plan} = 'free')`.mapWith(Number),
+          all: count(),
+        })
+        .from(users),
+    ),
+    first(
+      database()
+        .select({
+          video: sql<number>`count(*) filter (where ${courses.type} = 'video')`.mapWith(Number),
+          all: count(),
+        })
+        .from(courses),
+    ),
+    revenueByCurrency(),
+    first(database().select({ n: count() }).from(users).where(gte(users.createdAt, monthAgo))),
+    first(database().select({ n: count() }).from(courses).where(gte(courses.createdAt, monthAgo))),
+    first(
+      database()
+        .select({
+          generating: count(),
+          failing: sql<number>`count(*) filter (where ${lessons.attempts} > 1)`.mapWith(Number),
+        })
+        .from(lessons)
+        .where(ne(lessons.state, 'done')),
+    ),
+  ]);
   return {
     users: byPlan!.all,
     paid: byPlan!.all - byPlan!.free,

@@ -196,7 +196,12 @@ export async function recordPlanChange(
   await transaction(async (tx) => {
     const [row] = await tx
       .update(subscriptions)
-      .set({ plan, amountCents: price.amountCents, currency: price.currency, updatedAt: new Date() })
+      .set({
+        plan,
+        amountCents: price.amountCents,
+        currency: price.currency,
+        updatedAt: new Date(),
+      })
       .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.status, 'active')))
       .returning();
     if (row)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAYMENT_PROVIDERS, type PaymentProvider } from '../../db/schema';
+import { PAYMENT_PROVIDERS, type PaymentProvider } from '../../db/enums';
 import {
   CURRENCIES,
   DEFAULT_PLAN_SETTINGS,
@@ -159,7 +159,10 @@ const PLAN_SETTINGS_MESSAGES = {
 const LABELS = { free: 'Free Plan', monthly: 'Monthly Plan', yearly: 'Yearly Plan' } as const;
 /** The form's names for a provider's fields: `monthlyPrice` is PayPal's, `monthlyRazorpayPrice`... */
 const FIELD_PREFIX: Record<PaymentProvider, string> = { paypal: '', razorpay: 'Razorpay' };
-const PRICE_LABEL: Record<PaymentProvider, string> = { paypal: 'price', razorpay: 'Razorpay price' };
+const PRICE_LABEL: Record<PaymentProvider, string> = {
+  paypal: 'price',
+  razorpay: 'Razorpay price',
+};
 
 /** '12', '12.5', '12.50' as cents; anything else (negative, three decimals, words) fails. */
 const price = (label: string) =>

@@ -81,13 +81,14 @@ describe('plan settings in a browser', () => {
   const receiptMail = async (email: string) => {
     // The approval's webhook may have the worker send it, a moment after the page shows.
     await expect
-      .poll(async () =>
-        (
-          await appDatabase(e2e.dataDir)
-            .select()
-            .from(outboxEmails)
-            .where(eq(outboxEmails.to, email))
-        ).some((mail) => mail.subject.includes('receipt')),
+      .poll(
+        async () =>
+          (
+            await appDatabase(e2e.dataDir)
+              .select()
+              .from(outboxEmails)
+              .where(eq(outboxEmails.to, email))
+          ).some((mail) => mail.subject.includes('receipt')),
         { timeout: 30_000 },
       )
       .toBe(true);

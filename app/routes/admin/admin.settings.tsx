@@ -88,10 +88,7 @@ export default function Settings() {
             </label>
             <label>
               {label} currency
-              <select
-                name={`${id}${prefix}Currency`}
-                defaultValue={plan.prices[provider].currency}
-              >
+              <select name={`${id}${prefix}Currency`} defaultValue={plan.prices[provider].currency}>
                 {CURRENCIES.map((currency) => (
                   <option key={currency} value={currency}>
                     {currency}

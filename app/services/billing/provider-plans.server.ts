@@ -1,4 +1,4 @@
-import { PAYMENT_PROVIDERS, type PaymentProvider } from '../../../db/schema';
+import { PAYMENT_PROVIDERS, type PaymentProvider } from '../../../db/enums';
 import {
   formatPrice,
   PLAN_NAMES,

@@ -1,5 +1,5 @@
 import type { PaymentProvider } from '../../../db/schema';
-import { PAYMENT_PROVIDERS } from '../../../db/schema';
+import { PAYMENT_PROVIDERS } from '../../../db/enums';
 import { paidPlanNamed, type PaidPlanId } from '~/domain/plans';
 import { fail, ok, type Result } from '~/domain/result';
 import { paidPlanOfProviderPlan } from '~/models/provider-plans.server';

@@ -37,9 +37,7 @@ export async function applyActiveState(
   // what was paid before, under a plan changed since perhaps: not the price from now on.)
   const { lastPayment } = state;
   const { amountCents, currency } =
-    row.plan === plan && row.amountCents > 0
-      ? row
-      : (await planOf(plan)).prices[row.provider];
+    row.plan === plan && row.amountCents > 0 ? row : (await planOf(plan)).prices[row.provider];
   const { receipt, created } = await recordActivePayment(
     row.id,
     {

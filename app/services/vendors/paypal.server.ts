@@ -32,7 +32,7 @@ const DEMO_PLAN_IDS: Record<PaidPlanId, string> = {
   yearly: Object.keys(DEMO_PAYPAL_PLANS)[1]!,
 };
 
-export function paypalPlanIds(): Partial<Record<PaidPlanId, string>> {
+function paypalPlanIds(): Partial<Record<PaidPlanId, string>> {
   const { PAYPAL_MONTHLY_PLAN_ID, PAYPAL_YEARLY_PLAN_ID, mocked } = env();
   if (mocked.paypal) return DEMO_PLAN_IDS;
   return { monthly: PAYPAL_MONTHLY_PLAN_ID, yearly: PAYPAL_YEARLY_PLAN_ID };
@@ -107,7 +107,10 @@ async function paidPlanOf(planId: string | undefined): Promise<PaidPlanId | null
   );
 }
 
-async function normalise(subscription: Subscription, rawBody?: unknown): Promise<ProviderSubscription> {
+async function normalise(
+  subscription: Subscription,
+  rawBody?: unknown,
+): Promise<ProviderSubscription> {
   const plan = await paidPlanOf(subscription.planId);
   const last = subscription.billingInfo?.lastPayment;
   return {
@@ -217,7 +220,9 @@ export const paypal: BillingProvider = {
                 ]
               : []),
             {
-              pricingScheme: { fixedPrice: { currencyCode: currency, value: fromCents(amountCents) } },
+              pricingScheme: {
+                fixedPrice: { currencyCode: currency, value: fromCents(amountCents) },
+              },
               frequency: { intervalUnit: sdk.IntervalUnit[PERIOD_UNIT[plan]], intervalCount: 1 },
               tenureType: sdk.TenureType.Regular,
               sequence: trial ? 2 : 1,

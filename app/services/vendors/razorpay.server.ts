@@ -23,7 +23,7 @@ const DEMO_PLAN_IDS: Record<PaidPlanId, string> = {
   yearly: Object.keys(DEMO_RAZORPAY_PLANS)[1]!,
 };
 
-export function razorpayPlanIds(): Partial<Record<PaidPlanId, string>> {
+function razorpayPlanIds(): Partial<Record<PaidPlanId, string>> {
   const { RAZORPAY_MONTHLY_PLAN_ID, RAZORPAY_YEARLY_PLAN_ID, mocked } = env();
   if (mocked.razorpay) return DEMO_PLAN_IDS;
   return { monthly: RAZORPAY_MONTHLY_PLAN_ID, yearly: RAZORPAY_YEARLY_PLAN_ID };
