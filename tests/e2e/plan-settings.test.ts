@@ -102,7 +102,7 @@ describe('plan settings in a browser', () => {
   /** The main admin saves the monthly prices on the settings page. */
   async function setMonthly(
     page: Page,
-    prices: { paypal?: string; razorpay?: string; razorpayCurrency?: string },
+    prices: { paypal?: string; razorpay?: string; razorpayCurrency?: string; yearlyTrial?: string },
   ) {
     await page.goto('/admin/settings');
     await hydrated(page);
@@ -111,6 +111,11 @@ describe('plan settings in a browser', () => {
     if (prices.razorpay) await monthly.getByLabel('Razorpay price per month').fill(prices.razorpay);
     if (prices.razorpayCurrency)
       await monthly.getByLabel('Razorpay currency').selectOption(prices.razorpayCurrency);
+    if (prices.yearlyTrial)
+      await page
+        .getByRole('group', { name: 'Yearly Plan' })
+        .getByLabel(/^Free trial in days/)
+        .fill(prices.yearlyTrial);
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await toast(page, 'Plans saved');
   }
@@ -165,7 +170,7 @@ describe('plan settings in a browser', () => {
     const page = await e2e.newPage({ viewport: { width: 390, height: 844 } });
     try {
       await signInInBrowser(admin, inject('adminEmail'), inject('adminPassword'));
-      await setMonthly(admin, { razorpay: '699', razorpayCurrency: 'INR' });
+      await setMonthly(admin, { razorpay: '699', razorpayCurrency: 'INR', yearlyTrial: '14' });
 
       const member = await signUp(page, e2e.dataDir, { name: 'Grace Hopper' });
       await page.goto('/pricing');
@@ -176,7 +181,16 @@ describe('plan settings in a browser', () => {
       await expect(card.getByTestId('price-razorpay').innerText()).resolves.toBe(
         'Razorpay: ₹699 / month',
       );
+      // A trial, offered by the providers themselves, on the card and the checkout.
+      await expect(
+        page.getByTestId('plan-yearly').getByTestId('plan-trial').innerText(),
+      ).resolves.toBe('14-day free trial');
+      await expect(card.getByTestId('plan-trial').count()).resolves.toBe(0);
       expect(await pageProblems(page)).toEqual([]);
+      await page.goto('/payment?plan=yearly');
+      await expect(page.getByTestId('payment-trial').innerText()).resolves.toContain(
+        '14-day free trial: nothing is charged until it ends',
+      );
 
       await page.goto('/payment?plan=monthly');
       await expect(page.getByTestId('payment-price-razorpay').innerText()).resolves.toBe(
