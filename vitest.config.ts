@@ -42,6 +42,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'original-client-flow',
   'outline-lessons',
   'plan-settings',
+  'provider-plans',
   'queue-factory',
   'quiz',
   'rate-limit-fallback',

@@ -22,7 +22,9 @@ import path from 'node:path';
  *   (broken JSON, wrong shape); 'always' for every one.
  * - MOCK_MEDIA_FAIL: the image and video search APIs answer 503.
  * - MOCK_TRANSCRIPT_UNAVAILABLE: videos have no captions (as usual on servers).
- * - MOCK_PAYPAL_FAIL: 'create', 'get' or 'cancel': PayPal answers 500 to that call.
+ * - MOCK_PAYPAL_FAIL: 'create', 'get', 'cancel' or 'plan': PayPal answers 500 to that call
+ *   ('plan': creating a billing plan).
+ * - MOCK_RAZORPAY_FAIL: 'plan': Razorpay answers 500 to creating a plan.
  * - MOCK_WEBHOOK_FAIL: the simulated providers cannot reach the app: every webhook delivery
  *   attempt fails (and is retried later, with backoff, as real providers do).
  */
@@ -37,7 +39,8 @@ export interface MockKnobs {
   aiMalformed: number;
   mediaFail: boolean;
   transcriptUnavailable: boolean;
-  paypalFail: 'create' | 'get' | 'cancel' | undefined;
+  paypalFail: 'create' | 'get' | 'cancel' | 'plan' | undefined;
+  razorpayFail: 'plan' | undefined;
   webhookFail: boolean;
   /** Changes whenever the knobs do, so per-prompt counters start afresh. */
   version: string;
@@ -84,9 +87,10 @@ export function readKnobs(): MockKnobs {
     mediaFail: truthy(raw('MOCK_MEDIA_FAIL')),
     transcriptUnavailable: truthy(raw('MOCK_TRANSCRIPT_UNAVAILABLE')),
     paypalFail: ((value) =>
-      value === 'create' || value === 'get' || value === 'cancel' ? value : undefined)(
-      raw('MOCK_PAYPAL_FAIL'),
-    ),
+      value === 'create' || value === 'get' || value === 'cancel' || value === 'plan'
+        ? value
+        : undefined)(raw('MOCK_PAYPAL_FAIL')),
+    razorpayFail: raw('MOCK_RAZORPAY_FAIL') === 'plan' ? 'plan' : undefined,
     webhookFail: truthy(raw('MOCK_WEBHOOK_FAIL')),
     version: JSON.stringify(overrides),
   };

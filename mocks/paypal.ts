@@ -1,17 +1,18 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
 import { readKnobs } from './knobs';
-import { changeMockRecords, readMockRecord, type MockRecords } from './state';
+import { changeMockRecords, listMockRecords, readMockRecord, type MockRecords } from './state';
 
 /**
- * PayPal's REST API for subscriptions in its real wire format (OAuth token,
- * create, get, cancel, revise), so the official SDK runs unchanged in demo mode
- * and tests. Its state is rows of the database (`mocks/state.ts`), so every web
+ * PayPal's REST API for subscriptions in its real wire format (OAuth token, catalog products,
+ * billing plans, subscriptions: create, get, cancel, revise), so the official SDK runs unchanged
+ * in demo mode and tests. A billing plan it creates is remembered with its price, currency and
+ * trial, so the approval page shows them and payments charge them. Its state is rows of the database (`mocks/state.ts`), so every web
  * and worker process sees and safely changes the same subscriptions; the demo approval page
  * (`/demo/paypal/approve`) stands in for PayPal's own and calls
  * `approveMockPayPal` or `mockPayPalCancelUrl`.
  *
- * MOCK_PAYPAL_FAIL (knob): 'create', 'get' or 'cancel' answers 500 to that call.
+ * MOCK_PAYPAL_FAIL (knob): 'create', 'get', 'cancel' or 'plan' answers 500 to that call.
  */
 export const PAYPAL_SANDBOX_URL = 'https://api-m.sandbox.paypal.com';
 export const PAYPAL_LIVE_URL = 'https://api-m.paypal.com';
@@ -49,8 +50,36 @@ interface MockApproval {
   cancelUrl: string;
 }
 
+/** A billing plan as PayPal's API answers it (the fields this product sends, and PayPal's own). */
+export interface MockPayPalPlan {
+  id: string;
+  product_id: string;
+  name: string;
+  status: 'CREATED' | 'ACTIVE' | 'INACTIVE';
+  description?: string;
+  usage_type: 'LICENSED';
+  billing_cycles: {
+    pricing_scheme?: {
+      version: number;
+      fixed_price: { currency_code: string; value: string };
+      create_time: string;
+      update_time: string;
+    };
+    frequency: { interval_unit: 'DAY' | 'WEEK' | 'MONTH' | 'YEAR'; interval_count: number };
+    tenure_type: 'REGULAR' | 'TRIAL';
+    sequence: number;
+    total_cycles: number;
+  }[];
+  payment_preferences: Record<string, unknown>;
+  quantity_supported: boolean;
+  create_time: string;
+  update_time: string;
+}
+
 const SUBSCRIPTION = 'subscription';
 const APPROVAL = 'approval';
+const PLAN = 'plan';
+const PRODUCT = 'product';
 const readSubscription = (id: string) =>
   readMockRecord<MockSubscription>('paypal', SUBSCRIPTION, id);
 const readApproval = (token: string) => readMockRecord<MockApproval>('paypal', APPROVAL, token);
@@ -70,8 +99,44 @@ function changeSubscription<T>(id: string, run: (subscription: MockSubscription)
 const id = (prefix: string, length = 13) =>
   `${prefix}${randomBytes(length).toString('hex').toUpperCase().slice(0, length)}`;
 
-function planOf(planId: string) {
-  return DEMO_PAYPAL_PLANS[planId] ?? { value: '8.00', months: 1, name: planId };
+interface PlanPrice {
+  value: string;
+  currency: string;
+  months: number;
+  name: string;
+  trialDays: number;
+}
+
+/**
+ * What a plan charges: a plan created through the API as created, else a demo plan. `read` is the
+ * transaction's when called inside one.
+ */
+async function planOf(
+  planId: string,
+  read: (kind: string, id: string) => Promise<MockPayPalPlan | undefined> = (kind, id) =>
+    readMockRecord<MockPayPalPlan>('paypal', kind, id),
+): Promise<PlanPrice> {
+  const created = await read(PLAN, planId);
+  const regular = created?.billing_cycles.find((cycle) => cycle.tenure_type === 'REGULAR');
+  if (created && regular?.pricing_scheme) {
+    const trial = created.billing_cycles.find((cycle) => cycle.tenure_type === 'TRIAL');
+    return {
+      value: regular.pricing_scheme.fixed_price.value,
+      currency: regular.pricing_scheme.fixed_price.currency_code,
+      months: regular.frequency.interval_unit === 'YEAR' ? 12 : regular.frequency.interval_count,
+      name: created.name,
+      trialDays:
+        trial?.frequency.interval_unit === 'DAY'
+          ? trial.frequency.interval_count * trial.total_cycles
+          : 0,
+    };
+  }
+  const demo = DEMO_PAYPAL_PLANS[planId] ?? { value: '8.00', months: 1, name: planId };
+  return { ...demo, currency: 'USD', trialDays: 0 };
+}
+
+function addDays(date: Date, days: number): Date {
+  return new Date(date.getTime() + days * 24 * 3_600_000);
 }
 
 function addMonths(date: Date, months: number): Date {
@@ -107,9 +172,103 @@ function withLinks(baseUrl: string, subscription: MockSubscription, approveHref?
   };
 }
 
+/** Catalog products and billing plans: what the settings page creates for a new price. */
+function catalogHandlersAt(baseUrl: string) {
+  return [
+    http.post(`${baseUrl}/v1/catalogs/products`, async ({ request }) => {
+      if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
+      const body = (await request.json()) as Record<string, unknown>;
+      if (typeof body.name !== 'string' || typeof body.type !== 'string')
+        return error(400, 'INVALID_REQUEST', 'name and type are required');
+      const now = new Date().toISOString();
+      const product = { id: id('PROD-', 17), ...body, create_time: now, update_time: now };
+      await change((records) => records.put(PRODUCT, product.id, product));
+      return HttpResponse.json(
+        {
+          ...product,
+          links: [
+            { href: `${baseUrl}/v1/catalogs/products/${product.id}`, rel: 'self', method: 'GET' },
+          ],
+        },
+        { status: 201 },
+      );
+    }),
+
+    http.post(`${baseUrl}/v1/billing/plans`, async ({ request }) => {
+      if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
+      if (readKnobs().paypalFail === 'plan')
+        return error(500, 'INTERNAL_SERVER_ERROR', 'An internal server error occurred.');
+      const body = (await request.json()) as Partial<MockPayPalPlan>;
+      const product = body.product_id && (await readMockRecord('paypal', PRODUCT, body.product_id));
+      const cycles = body.billing_cycles ?? [];
+      const regular = cycles.filter((cycle) => cycle.tenure_type === 'REGULAR');
+      if (!product || !body.name || regular.length !== 1 || !regular[0]!.pricing_scheme)
+        return error(
+          422,
+          'UNPROCESSABLE_ENTITY',
+          'product_id of an existing product, name and one priced REGULAR billing cycle are required',
+        );
+      const now = new Date().toISOString();
+      const plan: MockPayPalPlan = {
+        id: id('P-', 24),
+        product_id: body.product_id!,
+        name: body.name,
+        status: body.status ?? 'ACTIVE',
+        description: body.description,
+        usage_type: 'LICENSED',
+        billing_cycles: cycles.map((cycle) => ({
+          ...cycle,
+          ...(cycle.pricing_scheme
+            ? {
+                pricing_scheme: {
+                  ...cycle.pricing_scheme,
+                  version: 1,
+                  create_time: now,
+                  update_time: now,
+                },
+              }
+            : {}),
+        })),
+        payment_preferences: {
+          service_type: 'PREPAID',
+          auto_bill_outstanding: true,
+          setup_fee_failure_action: 'CONTINUE',
+          payment_failure_threshold: 0,
+          ...body.payment_preferences,
+        },
+        quantity_supported: false,
+        create_time: now,
+        update_time: now,
+      };
+      await change((records) => records.put(PLAN, plan.id, plan));
+      return HttpResponse.json(
+        {
+          ...plan,
+          links: [
+            { href: `${baseUrl}/v1/billing/plans/${plan.id}`, rel: 'self', method: 'GET' },
+            { href: `${baseUrl}/v1/billing/plans/${plan.id}`, rel: 'edit', method: 'PATCH' },
+          ],
+        },
+        { status: 201 },
+      );
+    }),
+
+    http.get(`${baseUrl}/v1/billing/plans/:id`, async ({ request, params }) => {
+      if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
+      const plan = await readMockRecord<MockPayPalPlan>('paypal', PLAN, String(params.id));
+      if (!plan) return error(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
+      return HttpResponse.json(plan);
+    }),
+  ];
+}
+
+/** The billing plans created through the API so far, oldest first (for tests). */
+export const listMockPayPalPlans = () => listMockRecords<MockPayPalPlan>('paypal', PLAN);
+
 function handlersAt(baseUrl: string) {
   const base = `${baseUrl}/v1/billing/subscriptions`;
   return [
+    ...catalogHandlersAt(baseUrl),
     http.post(`${baseUrl}/v1/oauth2/token`, ({ request }) => {
       if (!/^Basic \S+/.test(request.headers.get('Authorization') ?? ''))
         return HttpResponse.json(
@@ -306,15 +465,16 @@ export async function simulatePayPal(
   what: PayPalSimulation,
   webhookId: string,
 ) {
+  const before = await readSubscription(subscriptionId);
+  const plan = before && (await planOf(before.plan_id));
   const subscription = await changeSubscription(subscriptionId, (found) => {
     const now = new Date();
-    const plan = planOf(found.plan_id);
-    if (what === 'renew') {
+    if (what === 'renew' && plan) {
       const paidAt = found.billing_info?.next_billing_time ?? now.toISOString();
       found.billing_info = {
-        outstanding_balance: { currency_code: 'USD', value: '0.00' },
+        outstanding_balance: { currency_code: plan.currency, value: '0.00' },
         failed_payments_count: 0,
-        last_payment: { amount: { currency_code: 'USD', value: plan.value }, time: paidAt },
+        last_payment: { amount: { currency_code: plan.currency, value: plan.value }, time: paidAt },
         next_billing_time: addMonths(new Date(paidAt), plan.months).toISOString(),
       };
     } else if (what === 'fail' && found.billing_info) {
@@ -335,7 +495,7 @@ export async function simulatePayPal(
           state: 'completed',
           amount: {
             total: subscription.billing_info!.last_payment!.amount.value,
-            currency: 'USD',
+            currency: subscription.billing_info!.last_payment!.amount.currency_code,
           },
           billing_agreement_id: subscription.id,
           create_time: subscription.billing_info!.last_payment!.time,
@@ -380,14 +540,16 @@ export async function mockPayPalApproval(token: string) {
   const subscription = approval && (await readSubscription(approval.subscriptionId));
   if (!approval || !subscription) return undefined;
   const planId = approval.newPlanId ?? subscription.plan_id;
-  const plan = planOf(planId);
+  const plan = await planOf(planId);
   const subscriber = subscription.subscriber as {
     name?: { given_name?: string; surname?: string };
     email_address?: string;
   };
+  const symbol = plan.currency === 'USD' ? '$' : '';
   return {
     planName: plan.name,
-    price: `$${plan.value} USD every ${plan.months === 12 ? 'year' : 'month'}`,
+    price: `${symbol}${plan.value} ${plan.currency} every ${plan.months === 12 ? 'year' : 'month'}`,
+    trial: plan.trialDays > 0 ? `${plan.trialDays} days free, then the first payment` : null,
     buyer: [subscriber.name?.given_name, subscriber.name?.surname].filter(Boolean).join(' '),
     email: subscriber.email_address ?? '',
     revision: Boolean(approval.newPlanId),
@@ -410,19 +572,30 @@ export async function approveMockPayPal(token: string): Promise<string | undefin
     if (approval.newPlanId) {
       subscription.plan_id = approval.newPlanId;
     } else {
-      const plan = planOf(subscription.plan_id);
+      const plan = await planOf(subscription.plan_id, (kind, planId) =>
+        records.get<MockPayPalPlan>(kind, planId),
+      );
+      const trial = plan.trialDays > 0;
       Object.assign(subscription, {
         status: 'ACTIVE',
         start_time: now.toISOString(),
         status_update_time: now.toISOString(),
+        // A trial cycle first: active now, the first payment when the trial ends.
         billing_info: {
-          outstanding_balance: { currency_code: 'USD', value: '0.00' },
+          outstanding_balance: { currency_code: plan.currency, value: '0.00' },
           failed_payments_count: 0,
-          last_payment: {
-            amount: { currency_code: 'USD', value: plan.value },
-            time: now.toISOString(),
-          },
-          next_billing_time: addMonths(now, plan.months).toISOString(),
+          ...(trial
+            ? {}
+            : {
+                last_payment: {
+                  amount: { currency_code: plan.currency, value: plan.value },
+                  time: now.toISOString(),
+                },
+              }),
+          next_billing_time: (trial
+            ? addDays(now, plan.trialDays)
+            : addMonths(now, plan.months)
+          ).toISOString(),
         },
       });
     }

@@ -62,6 +62,18 @@ export async function readMockRecord<T>(
   return recordsOf(provider).get<T>(kind, id);
 }
 
+/** Every record of one kind the provider has, oldest first (the mock's plans, for tests). */
+export async function listMockRecords<T>(provider: PaymentProvider, kind: string): Promise<T[]> {
+  await importLegacyFile(provider);
+  const { demoProviderRecords } = tables;
+  const rows = await database()
+    .select({ data: demoProviderRecords.data })
+    .from(demoProviderRecords)
+    .where(and(eq(demoProviderRecords.provider, provider), eq(demoProviderRecords.kind, kind)))
+    .orderBy(demoProviderRecords.updatedAt);
+  return rows.map((row) => row.data as T);
+}
+
 /**
  * Reads and changes the provider's records in one transaction; returns what `change` does. On
  * PostgreSQL `change` may run more than once (a serialization retry): database work only.

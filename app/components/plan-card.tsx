@@ -1,19 +1,35 @@
 import { Link } from '@remix-run/react';
-import { formatDollars, planButton, type PlanDefinition, type PlanId } from '~/domain/plans';
+import type { PaymentProvider } from '../../db/schema';
+import {
+  formatPlanPrice,
+  formatPrice,
+  planButton,
+  trialText,
+  type PlanDefinition,
+  type PlanId,
+} from '~/domain/plans';
 import { useRootData } from '~/root';
 
 const PERIOD_LABEL = { month: 'per month', year: 'per year' } as const;
+const PROVIDER_LABELS: Record<PaymentProvider, string> = { paypal: 'PayPal', razorpay: 'Razorpay' };
 
 function PlanCard({
   plan,
   button,
   current,
+  providers,
 }: {
   plan: PlanDefinition;
   button: { label: string; to: string };
   current: boolean;
+  providers: PaymentProvider[];
 }) {
   const headingId = `plan-${plan.id}`;
+  const headline = plan.prices[providers[0] ?? 'paypal'];
+  const priceTexts = providers.map((provider) => formatPlanPrice(plan, provider));
+  // Each checkout's own price when they differ (USD on PayPal, INR on Razorpay: ADR 0063).
+  const perProvider = plan.period !== null && new Set(priceTexts).size > 1;
+  const trial = trialText(plan);
   return (
     <article
       className={`plan-card${plan.id === 'monthly' ? ' featured' : ''}`}
@@ -22,9 +38,23 @@ function PlanCard({
     >
       <h3 id={headingId}>{plan.name}</h3>
       <p className="plan-price">
-        <span className="plan-cost">{formatDollars(plan.amountCents)}</span>
+        <span className="plan-cost">{formatPrice(headline.amountCents, headline.currency)}</span>
         {plan.period ? <span className="plan-period"> {PERIOD_LABEL[plan.period]}</span> : null}
       </p>
+      {perProvider ? (
+        <ul className="plan-provider-prices" aria-label={`${plan.name} price by payment method`}>
+          {providers.map((provider, index) => (
+            <li key={provider} data-testid={`price-${provider}`}>
+              {PROVIDER_LABELS[provider]}: {priceTexts[index]}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {trial ? (
+        <p className="plan-trial" data-testid="plan-trial">
+          {trial}
+        </p>
+      ) : null}
       <ul className="plan-features">
         {plan.features.map((feature) =>
           feature.included ? (
@@ -57,8 +87,17 @@ function PlanCard({
   );
 }
 
-/** The three plan cards, as the operator set them; the button follows the signed-in member's plan. */
-export function PlanCards({ plans }: { plans: PlanDefinition[] }) {
+/**
+ * The three plan cards, as the operator set them; the button follows the signed-in member's plan.
+ * `providers`: the checkouts offered, the first one's price in large.
+ */
+export function PlanCards({
+  plans,
+  providers = ['paypal'],
+}: {
+  plans: PlanDefinition[];
+  providers?: PaymentProvider[];
+}) {
   const root = useRootData();
   const user = root?.user ?? null;
   const current: PlanId | null = user?.plan ?? null;
@@ -70,6 +109,7 @@ export function PlanCards({ plans }: { plans: PlanDefinition[] }) {
           plan={plan}
           button={planButton(plan.id, user)}
           current={current === plan.id}
+          providers={providers}
         />
       ))}
     </div>

@@ -10,6 +10,7 @@ import {
   planRefusal,
   planTable,
   topicCountChoices,
+  trialText,
 } from './plans';
 
 const PLAN_LIST = planList(DEFAULT_PLANS);
@@ -21,7 +22,11 @@ describe('the plan definitions', () => {
       ['monthly', 'Monthly Plan', 8, 'month', 800],
       ['yearly', 'Yearly Plan', 88, 'year', 8800],
     ]);
-    expect(PLAN_LIST.map(formatPlanPrice)).toEqual(['$0', '$8 / month', '$88 / year']);
+    expect(PLAN_LIST.map((plan) => formatPlanPrice(plan))).toEqual([
+      '$0',
+      '$8 / month',
+      '$88 / year',
+    ]);
   });
 
   it('give each plan five lines, striking out video for free only', () => {
@@ -48,7 +53,7 @@ describe('plans from the operator’s settings (ADR 0055)', () => {
 
   it('take the price, the topics and the material limits set', () => {
     const table = set((s) => {
-      s.monthly.amountCents = 1250;
+      s.monthly.prices.paypal.amountCents = 1250;
       s.free.topics = 6;
       s.free.pastedChars = 5_000;
     });
@@ -74,7 +79,7 @@ describe('plans from the operator’s settings (ADR 0055)', () => {
 describe('a change of the plans', () => {
   it('is described field by field, as the audit entries on the settings page show it', () => {
     const after = structuredClone(DEFAULT_PLAN_SETTINGS);
-    after.monthly.amountCents = 1250;
+    after.monthly.prices.paypal.amountCents = 1250;
     after.free.documents = true;
     after.yearly.pastedChars = 50_000;
     expect(describePlanChange(DEFAULT_PLAN_SETTINGS, after)).toEqual([
@@ -83,6 +88,23 @@ describe('a change of the plans', () => {
       'Yearly Plan pasted characters: 100,000 → 50,000',
     ]);
     expect(describePlanChange(after, after)).toEqual([]);
+  });
+});
+
+describe('prices per provider (ADR 0063)', () => {
+  it('show each provider’s price in its currency, and a trial', () => {
+    const settings = structuredClone(DEFAULT_PLAN_SETTINGS);
+    settings.monthly.prices.razorpay = { amountCents: 69_900, currency: 'INR' };
+    settings.monthly.trialDays = 7;
+    const table = planTable(settings);
+    expect(formatPlanPrice(table.monthly, 'paypal')).toBe('$8 / month');
+    expect(formatPlanPrice(table.monthly, 'razorpay')).toBe('₹699 / month');
+    expect(trialText(table.monthly)).toBe('7-day free trial');
+    expect(trialText(table.yearly)).toBeNull();
+    expect(describePlanChange(DEFAULT_PLAN_SETTINGS, settings)).toEqual([
+      'Monthly Plan Razorpay price: $8 → ₹699',
+      'Monthly Plan trial days: 0 → 7',
+    ]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { CourseType, Plan } from '../../db/schema';
+import type { CourseType, PaymentProvider, Plan } from '../../db/schema';
 
 /**
  * The three membership plans and every limit that depends on them. What an operator may change
@@ -22,11 +22,15 @@ export interface PlanDefinition {
   id: PlanId;
   /** 'Free Plan', 'Monthly Plan', 'Yearly Plan'. */
   name: string;
-  /** The price in dollars, as the cards show it (8, 12.5). */
+  /** The headline price (PayPal's) in its currency's units, as the cards show it (8, 12.5). */
   cost: number;
-  /** The same price in cents, for payments and revenue sums. */
+  /** The same price in cents (the currency's hundredths). */
   amountCents: number;
-  currency: 'USD';
+  currency: Currency;
+  /** What each provider's checkout charges (ADR 0063): USD on PayPal, INR on Razorpay... */
+  prices: Record<PaymentProvider, Price>;
+  /** Days free before the first charge, through the provider's own trial (0: none). */
+  trialDays: number;
   /** Billing period; null for the free plan (no period). */
   period: 'month' | 'year' | null;
   /** Exactly five lines, in card order. */
@@ -53,13 +57,36 @@ export const MAX_PLAN_PASTED_CHARS = 100_000;
 /** The highest price a plan may be given, in cents (10,000.00). */
 export const MAX_PRICE_CENTS = 1_000_000;
 
-/** What an operator sets per plan: its course-creation limits, and a paid plan's price. */
+/**
+ * The currencies a price may be set in: two-decimal currencies both PayPal and Razorpay charge in
+ * (a zero-decimal one such as JPY would need its own rounding at PayPal).
+ */
+export const CURRENCIES = ['USD', 'EUR', 'GBP', 'INR', 'AUD', 'CAD', 'SGD'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+export const isCurrency = (value: unknown): value is Currency =>
+  CURRENCIES.includes(value as Currency);
+
+/** A price at one provider: in cents (hundredths of the currency). */
+type Price = { amountCents: number; currency: Currency };
+/**
+ * A price as the settings hold it: with the id of the provider plan that charges it, once the
+ * settings page created one (ADR 0063); without, the provider plan id from the environment.
+ */
+export type ProviderPrice = Price & { planId?: string };
+
+/** The most days a trial may last (PayPal's trial cycle takes up to 365 days). */
+export const MAX_TRIAL_DAYS = 365;
+
+/** What an operator sets per plan: its course-creation limits, and a paid plan's prices. */
 type PlanLimits = {
   topics: number;
   documents: boolean;
   pastedChars: number;
 };
-type PaidPlanLimits = PlanLimits & { amountCents: number };
+type PaidPlanLimits = PlanLimits & {
+  trialDays: number;
+  prices: Record<PaymentProvider, ProviderPrice>;
+};
 /** The plans as the settings hold them (checked by the server's schema, plans.server.ts). */
 export type PlanSettings = {
   free: PlanLimits;
@@ -67,12 +94,20 @@ export type PlanSettings = {
   yearly: PaidPlanLimits;
 };
 
-/** The product's own plans: Free (5 topics), Monthly 8 USD and Yearly 88 USD (10 topics). */
+const usd = (amountCents: number): Record<PaymentProvider, ProviderPrice> => ({
+  paypal: { amountCents, currency: 'USD' },
+  razorpay: { amountCents, currency: 'USD' },
+});
+
+/** The product's own plans: Free (5 topics), Monthly 8 USD and Yearly 88 USD (10 topics), no trial. */
 export const DEFAULT_PLAN_SETTINGS: PlanSettings = {
   free: { topics: 5, documents: false, pastedChars: 20_000 },
-  monthly: { amountCents: 800, topics: 10, documents: true, pastedChars: 100_000 },
-  yearly: { amountCents: 8800, topics: 10, documents: true, pastedChars: 100_000 },
+  monthly: { prices: usd(800), trialDays: 0, topics: 10, documents: true, pastedChars: 100_000 },
+  yearly: { prices: usd(8800), trialDays: 0, topics: 10, documents: true, pastedChars: 100_000 },
 };
+
+/** The price a provider charges without its plan id (what the browser and the cards need). */
+const priceOnly = ({ amountCents, currency }: Price): Price => ({ amountCents, currency });
 
 export const PLAN_NAMES = {
   free: 'Free Plan',
@@ -98,12 +133,15 @@ function paidPlan<K extends PaidPlanId>(
   period: 'month' | 'year',
   set: PlanSettings[K],
 ): PlanDefinition & { id: K } {
+  const headline = set.prices.paypal;
   return {
     id,
     name: PLAN_NAMES[id],
-    cost: set.amountCents / 100,
-    amountCents: set.amountCents,
-    currency: 'USD',
+    cost: headline.amountCents / 100,
+    amountCents: headline.amountCents,
+    currency: headline.currency,
+    prices: { paypal: priceOnly(set.prices.paypal), razorpay: priceOnly(set.prices.razorpay) },
+    trialDays: set.trialDays,
     period,
     features: [
       included(`Generate ${set.topics} Sub-Topics`),
@@ -129,6 +167,11 @@ export function planTable(settings: PlanSettings): PlanTable {
       cost: 0,
       amountCents: 0,
       currency: 'USD',
+      prices: {
+        paypal: { amountCents: 0, currency: 'USD' },
+        razorpay: { amountCents: 0, currency: 'USD' },
+      },
+      trialDays: 0,
       period: null,
       features: [
         included(`Generate ${settings.free.topics} Sub-Topics`),
@@ -172,15 +215,28 @@ export function isPaidPlan(value: unknown): value is PaidPlanId {
 /** SCORM 1.2 packages for an LMS (ADR 34): a paid-plan feature, refused with PAID_ONLY_MESSAGE. */
 export const canExportScorm = (plan: PlanId): boolean => isPaidPlan(plan);
 
-/** '$8', '$12.50': whole dollars without cents, as the cards show them. */
-export const formatDollars = (cents: number): string =>
-  `$${cents % 100 === 0 ? cents / 100 : (cents / 100).toFixed(2)}`;
+/** '$8', '$12.50', '₹699', '€10': whole units without cents, as the cards show them. */
+export const formatPrice = (cents: number, currency: string = 'USD'): string =>
+  new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(cents / 100);
 
-/** '$8 / month', '$88 / year', '$0'. */
-export function formatPlanPrice(plan: PlanDefinition): string {
-  const price = formatDollars(plan.amountCents);
+/** '$8 / month', '₹699 / month', '$0': a provider's price, PayPal's by default. */
+export function formatPlanPrice(
+  plan: PlanDefinition,
+  provider: PaymentProvider = 'paypal',
+): string {
+  const { amountCents, currency } = plan.prices[provider];
+  const price = formatPrice(amountCents, currency);
   return plan.period ? `${price} / ${plan.period}` : price;
 }
+
+/** '7-day free trial', or null without one. */
+export const trialText = (plan: Pick<PlanDefinition, 'trialDays'>): string | null =>
+  plan.trialDays > 0 ? `${plan.trialDays}-day free trial` : null;
 
 /**
  * A member's plan as the API calls it (the spec's `type`): 'free', or the paid plan's name
@@ -268,22 +324,29 @@ export function planRefusal(
   return (request.aiLessons ?? 0) > limit ? aiLessonLimitMessage(limit) : null;
 }
 
-/** What a change of the plans changed, one line per field: 'Monthly Plan price: $8 → $12'. */
+const PROVIDER_LABELS: Record<PaymentProvider, string> = { paypal: 'PayPal', razorpay: 'Razorpay' };
+
+/**
+ * What a change of the plans changed, one line per field: 'Monthly Plan price: $8 → $12' (PayPal's,
+ * the headline), 'Monthly Plan Razorpay price: $8 → ₹699', 'Monthly Plan trial days: 0 → 7'.
+ */
 export function describePlanChange(before: PlanSettings, after: PlanSettings): string[] {
   const lines: string[] = [];
   for (const id of PLAN_IDS) {
-    const was: Record<string, unknown> = before[id];
-    const now: Record<string, unknown> = after[id];
+    const was = flatten(before[id]);
+    const now = flatten(after[id]);
     for (const [field, label] of [
-      ['amountCents', 'price'],
+      ['paypal', 'price'],
+      ['razorpay', `${PROVIDER_LABELS.razorpay} price`],
+      ['trialDays', 'trial days'],
       ['topics', 'topics'],
       ['pastedChars', 'pasted characters'],
       ['documents', 'documents'],
     ] as const) {
       if (!(field in now) || was[field] === now[field]) continue;
       const show = (value: unknown) =>
-        field === 'amountCents'
-          ? formatDollars(Number(value))
+        typeof value === 'string'
+          ? value
           : typeof value === 'boolean'
             ? value
               ? 'yes'
@@ -293,4 +356,18 @@ export function describePlanChange(before: PlanSettings, after: PlanSettings): s
     }
   }
   return lines;
+}
+
+/** A plan's settings as comparable values: each provider's price as its text ('$8', '₹699'). */
+function flatten(plan: PlanSettings[PlanId]): Record<string, unknown> {
+  const { prices, ...rest } = plan as Partial<PaidPlanLimits> & PlanLimits;
+  return {
+    ...rest,
+    ...(prices
+      ? {
+          paypal: formatPrice(prices.paypal.amountCents, prices.paypal.currency),
+          razorpay: formatPrice(prices.razorpay.amountCents, prices.razorpay.currency),
+        }
+      : {}),
+  };
 }

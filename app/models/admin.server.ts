@@ -201,59 +201,91 @@ const monthlyValue = ({ subscriptions }: Pick<Tables, 'subscriptions'>) =>
     Number,
   );
 
+/** Money in one currency: what the dashboard shows per currency, never summed across them. */
+export interface Revenue {
+  currency: string;
+  /** Active subscriptions' monthly value (a yearly price counts a twelfth). */
+  recurringCents: number;
+  /** Every payment recorded: members' receipts and deleted accounts' kept ones (ADR 0054). */
+  totalCents: number;
+}
+
+/**
+ * Revenue per currency (ADR 0063): a subscription paid in INR and one in USD are two figures, as
+ * no rate would make their sum right. Receipts of deleted accounts count, as they were paid.
+ */
+async function revenueByCurrency(): Promise<Revenue[]> {
+  const { keptReceipts, receipts, subscriptions } = tables;
+  const [recurring, paid, kept] = await Promise.all([
+    database()
+      .select({ currency: subscriptions.currency, cents: monthlyValue(tables) })
+      .from(subscriptions)
+      .where(eq(subscriptions.status, 'active'))
+      .groupBy(subscriptions.currency),
+    database()
+      .select({
+        currency: receipts.currency,
+        cents: sql<number>`coalesce(sum(${receipts.amountCents}), 0)`.mapWith(Number),
+      })
+      .from(receipts)
+      .groupBy(receipts.currency),
+    database()
+      .select({
+        currency: keptReceipts.currency,
+        cents: sql<number>`coalesce(sum(${keptReceipts.amountCents}), 0)`.mapWith(Number),
+      })
+      .from(keptReceipts)
+      .groupBy(keptReceipts.currency),
+  ]);
+  const byCurrency = new Map<string, Revenue>();
+  const of = (currency: string) => {
+    const found = byCurrency.get(currency) ?? { currency, recurringCents: 0, totalCents: 0 };
+    byCurrency.set(currency, found);
+    return found;
+  };
+  for (const row of recurring) of(row.currency).recurringCents += Math.round(row.cents);
+  for (const row of [...paid, ...kept]) of(row.currency).totalCents += row.cents;
+  return [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
+}
+
 /**
  * The dashboard's figures, each from one aggregate query. Counts and sums go through
  * `count()` / `mapWith(Number)` (PostgreSQL returns bigint and numeric as strings), and a count
  * of the rows matching a condition is `count(*) filter (where ...)`, which both databases have.
  */
 export async function dashboardFigures(now = new Date()) {
-  const { courses, lessons, receipts, subscriptions, users } = tables;
+  const { courses, lessons, users } = tables;
   const monthAgo = new Date(now.getTime() - 30 * 24 * 3600 * 1000);
-  const [byPlan, byType, recurring, total, newMembers, newCourses, lessonStates] =
-    await Promise.all([
-      first(
-        database()
-          .select({
-            free: sql<number>`count(*) filter (where ${users.plan} = 'free')`.mapWith(Number),
-            all: count(),
-          })
-          .from(users),
-      ),
-      first(
-        database()
-          .select({
-            video: sql<number>`count(*) filter (where ${courses.type} = 'video')`.mapWith(Number),
-            all: count(),
-          })
-          .from(courses),
-      ),
-      first(
-        database()
-          .select({ cents: monthlyValue(tables) })
-          .from(subscriptions)
-          .where(eq(subscriptions.status, 'active')),
-      ),
-      first(
-        database()
-          .select({
-            cents: sql<number>`coalesce(sum(${receipts.amountCents}), 0)`.mapWith(Number),
-          })
-          .from(receipts),
-      ),
-      first(database().select({ n: count() }).from(users).where(gte(users.createdAt, monthAgo))),
-      first(
-        database().select({ n: count() }).from(courses).where(gte(courses.createdAt, monthAgo)),
-      ),
-      first(
-        database()
-          .select({
-            generating: count(),
-            failing: sql<number>`count(*) filter (where ${lessons.attempts} > 1)`.mapWith(Number),
-          })
-          .from(lessons)
-          .where(ne(lessons.state, 'done')),
-      ),
-    ]);
+  const [byPlan, byType, revenue, newMembers, newCourses, lessonStates] = await Promise.all([
+    first(
+      database()
+        .select({
+          free: sql<number>`count(*) filter (where ${users.plan} = 'free')`.mapWith(Number),
+          all: count(),
+        })
+        .from(users),
+    ),
+    first(
+      database()
+        .select({
+          video: sql<number>`count(*) filter (where ${courses.type} = 'video')`.mapWith(Number),
+          all: count(),
+        })
+        .from(courses),
+    ),
+    revenueByCurrency(),
+    first(database().select({ n: count() }).from(users).where(gte(users.createdAt, monthAgo))),
+    first(database().select({ n: count() }).from(courses).where(gte(courses.createdAt, monthAgo))),
+    first(
+      database()
+        .select({
+          generating: count(),
+          failing: sql<number>`count(*) filter (where ${lessons.attempts} > 1)`.mapWith(Number),
+        })
+        .from(lessons)
+        .where(ne(lessons.state, 'done')),
+    ),
+  ]);
   return {
     users: byPlan!.all,
     paid: byPlan!.all - byPlan!.free,
@@ -261,8 +293,7 @@ export async function dashboardFigures(now = new Date()) {
     courses: byType!.all,
     textType: byType!.all - byType!.video,
     videoType: byType!.video,
-    recurringCents: Math.round(recurring!.cents),
-    totalCents: total!.cents,
+    revenue,
     newMembers: newMembers!.n,
     newCourses: newCourses!.n,
     lessonsGenerating: lessonStates!.generating,

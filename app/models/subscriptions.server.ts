@@ -38,13 +38,14 @@ export async function createPendingSubscription(input: {
   providerSubscriptionId: string;
   plan: PaidPlanId;
   amountCents: number;
+  currency: string;
   approvalUrl: string;
   customer: BillingCustomer;
 }): Promise<SubscriptionRow> {
   const { subscriptions } = tables;
   const [row] = await database()
     .insert(subscriptions)
-    .values({ ...input, status: 'pending', currency: 'USD' })
+    .values({ ...input, status: 'pending' })
     .returning();
   return row!;
 }
@@ -95,6 +96,7 @@ export interface ProviderState {
   status: SubscriptionStatus;
   plan: PaidPlanId;
   amountCents: number;
+  currency: string;
   startedAt: Date | null;
   nextBillingAt: Date | null;
 }
@@ -110,6 +112,7 @@ async function activate(tx: Tx, subscriptionId: string, state: ProviderState, us
       status: 'active',
       plan: state.plan,
       amountCents: state.amountCents,
+      currency: state.currency,
       startedAt: state.startedAt,
       nextBillingAt: state.nextBillingAt,
       cancelledAt: null,
@@ -187,13 +190,18 @@ export async function recordActivePayment(
 export async function recordPlanChange(
   subscriptionId: string,
   plan: PaidPlanId,
-  amountCents: number,
+  price: { amountCents: number; currency: string },
 ) {
   const { subscriptions, users } = tables;
   await transaction(async (tx) => {
     const [row] = await tx
       .update(subscriptions)
-      .set({ plan, amountCents, updatedAt: new Date() })
+      .set({
+        plan,
+        amountCents: price.amountCents,
+        currency: price.currency,
+        updatedAt: new Date(),
+      })
       .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.status, 'active')))
       .returning();
     if (row)

@@ -10,8 +10,8 @@ describe('the plan settings an operator may save', () => {
       return planSettingsSchema.safeParse(settings).success;
     };
     expect(valid(() => {})).toBe(true);
-    expect(valid((s) => (s.monthly.amountCents = -100))).toBe(false);
-    expect(valid((s) => (s.yearly.amountCents = 0))).toBe(false);
+    expect(valid((s) => (s.monthly.prices.paypal.amountCents = -100))).toBe(false);
+    expect(valid((s) => (s.yearly.prices.razorpay.amountCents = 0))).toBe(false);
     expect(valid((s) => (s.free.topics = 11))).toBe(false);
     expect(valid((s) => (s.free.topics = 0))).toBe(false);
     expect(valid((s) => (s.monthly.pastedChars = 100_001))).toBe(false);

@@ -1,11 +1,17 @@
 import { z } from 'zod';
+import { PAYMENT_PROVIDERS, type PaymentProvider } from '../../db/enums';
 import {
+  CURRENCIES,
   DEFAULT_PLAN_SETTINGS,
+  isCurrency,
   MAX_PLAN_PASTED_CHARS,
   MAX_PRICE_CENTS,
   MAX_TOPICS,
+  MAX_TRIAL_DAYS,
   PLAN_IDS,
   planTable,
+  type Currency,
+  type PaidPlanId,
   type PlanDefinition,
   type PlanId,
   type PlanSettings,
@@ -18,6 +24,7 @@ import { readSetting, writeSetting } from '~/models/settings.server';
 import type { User } from '~/models/users.server';
 import { log } from '~/utils/logger.server';
 import { parseWith } from '~/utils/validation.server';
+import { withProviderPlans } from './billing/provider-plans.server';
 
 /**
  * The plans as the operator set them (ADR 0055): the one way server code reads prices and plan
@@ -34,8 +41,14 @@ const planLimitsSchema = z.object({
   documents: z.boolean(),
   pastedChars: z.number().int().min(0).max(MAX_PLAN_PASTED_CHARS),
 });
-const paidPlanSchema = planLimitsSchema.extend({
+const providerPriceSchema = z.object({
   amountCents: z.number().int().min(1).max(MAX_PRICE_CENTS),
+  currency: z.enum(CURRENCIES),
+  planId: z.string().min(1).max(100).optional(),
+});
+const paidPlanSchema = planLimitsSchema.extend({
+  trialDays: z.number().int().min(0).max(MAX_TRIAL_DAYS),
+  prices: z.object({ paypal: providerPriceSchema, razorpay: providerPriceSchema }),
 });
 export const planSettingsSchema: z.ZodType<PlanSettings> = z.object({
   free: planLimitsSchema,
@@ -46,16 +59,45 @@ const PLANS_FRESH_MS = 1_000;
 
 let cached: { settings: PlanSettings; table: PlanTable; readAt: number } | null = null;
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/**
+ * A paid plan's prices as stored: ADR 0055's one `amountCents` (USD at every provider) became a
+ * price and currency per provider (ADR 0063); a row or audit entry of the earlier shape reads as
+ * that price at both.
+ */
+function pricesOf(id: PaidPlanId, plan: Record<string, unknown>) {
+  const fallback =
+    typeof plan.amountCents === 'number'
+      ? { amountCents: plan.amountCents, currency: 'USD' }
+      : undefined;
+  const stored = isObject(plan.prices) ? plan.prices : {};
+  return Object.fromEntries(
+    PAYMENT_PROVIDERS.map((provider) => [
+      provider,
+      {
+        ...DEFAULT_PLAN_SETTINGS[id].prices[provider],
+        ...fallback,
+        ...(isObject(stored[provider]) ? stored[provider] : {}),
+      },
+    ]),
+  );
+}
+
 /** Stored settings over the defaults, plan by plan and field by field. */
 function withDefaults(stored: unknown): PlanSettings {
-  const given = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<
-    string,
-    unknown
-  >;
+  const given = isObject(stored) ? stored : {};
   const merged = Object.fromEntries(
     PLAN_IDS.map((id) => {
-      const plan = given[id];
-      return [id, { ...DEFAULT_PLAN_SETTINGS[id], ...(typeof plan === 'object' ? plan : {}) }];
+      const plan = isObject(given[id]) ? given[id] : {};
+      const { amountCents: _old, ...rest } = plan;
+      return [
+        id,
+        id === 'free'
+          ? { ...DEFAULT_PLAN_SETTINGS[id], ...rest }
+          : { ...DEFAULT_PLAN_SETTINGS[id], ...rest, prices: pricesOf(id, plan) },
+      ];
     }),
   );
   const parsed = planSettingsSchema.safeParse(merged);
@@ -105,13 +147,22 @@ const PLAN_SETTINGS_MESSAGES = {
   noSuchChange: 'No such change of the plans',
   mainAdminOnly: 'Not Found',
   price: (label: string) =>
-    `${label} price must be an amount between 0.01 and ${(MAX_PRICE_CENTS / 100).toLocaleString('en-US')}`,
+    `${label} must be an amount between 0.01 and ${(MAX_PRICE_CENTS / 100).toLocaleString('en-US')}`,
+  currency: (label: string) => `${label} must be one of ${CURRENCIES.join(', ')}`,
+  trial: (label: string) =>
+    `${label} trial must be a whole number of days from 0 to ${MAX_TRIAL_DAYS}`,
   topics: (label: string) => `${label} topics must be a whole number from 1 to ${MAX_TOPICS}`,
   pasted: (label: string) =>
     `${label} pasted characters must be a whole number from 0 to ${MAX_PLAN_PASTED_CHARS.toLocaleString('en-US')}`,
 } as const;
 
 const LABELS = { free: 'Free Plan', monthly: 'Monthly Plan', yearly: 'Yearly Plan' } as const;
+/** The form's names for a provider's fields: `monthlyPrice` is PayPal's, `monthlyRazorpayPrice`... */
+const FIELD_PREFIX: Record<PaymentProvider, string> = { paypal: '', razorpay: 'Razorpay' };
+const PRICE_LABEL: Record<PaymentProvider, string> = {
+  paypal: 'price',
+  razorpay: 'Razorpay price',
+};
 
 /** '12', '12.5', '12.50' as cents; anything else (negative, three decimals, words) fails. */
 const price = (label: string) =>
@@ -136,19 +187,50 @@ const limits = (id: PlanId) => ({
     MAX_PLAN_PASTED_CHARS,
   ),
 });
+/**
+ * A paid plan's prices and trial. PayPal's price is required (the form always had it); a currency,
+ * a Razorpay price or a trial left out keeps what is set, so a client that knows only the price
+ * changes only the price.
+ */
+const paidFields = (id: PaidPlanId) => ({
+  ...Object.fromEntries(
+    PAYMENT_PROVIDERS.flatMap((provider) => {
+      const label = `${LABELS[id]} ${PRICE_LABEL[provider]}`;
+      const field = `${id}${FIELD_PREFIX[provider]}`;
+      const amount = price(label);
+      return [
+        [`${field}Price`, provider === 'paypal' ? amount : amount.optional()],
+        [
+          `${field}Currency`,
+          z
+            .string({ error: PLAN_SETTINGS_MESSAGES.currency(`${label} currency`) })
+            .trim()
+            .toUpperCase()
+            .refine(isCurrency, PLAN_SETTINGS_MESSAGES.currency(`${label} currency`))
+            .optional(),
+        ],
+      ];
+    }),
+  ),
+  [`${id}TrialDays`]: wholeNumber(
+    PLAN_SETTINGS_MESSAGES.trial(LABELS[id]),
+    0,
+    MAX_TRIAL_DAYS,
+  ).optional(),
+});
 
-/** The settings page's form: a price per paid plan, and each plan's limits. */
+/** The settings page's form: prices and a trial per paid plan, and each plan's limits. */
 const planForm = z
   .object({
-    monthlyPrice: price(LABELS.monthly),
-    yearlyPrice: price(LABELS.yearly),
+    ...paidFields('monthly'),
+    ...paidFields('yearly'),
     ...limits('free'),
     ...limits('monthly'),
     ...limits('yearly'),
   })
   .passthrough();
 
-function fromForm(form: Record<string, unknown>): Result<PlanSettings> {
+function fromForm(form: Record<string, unknown>, current: PlanSettings): Result<PlanSettings> {
   const parsed = parseWith(planForm, form);
   if (!parsed.ok) return parsed;
   const value = parsed.value as Record<string, unknown>;
@@ -158,26 +240,50 @@ function fromForm(form: Record<string, unknown>): Result<PlanSettings> {
     // A checkbox: sent when ticked.
     documents: form[`${id}Documents`] === 'on' || form[`${id}Documents`] === 'true',
   });
-  return ok({
-    free: limitsOf('free'),
-    monthly: { ...limitsOf('monthly'), amountCents: value.monthlyPrice as number },
-    yearly: { ...limitsOf('yearly'), amountCents: value.yearlyPrice as number },
-  });
+  const paidOf = (id: PaidPlanId) => {
+    const set = current[id];
+    const prices = Object.fromEntries(
+      PAYMENT_PROVIDERS.map((provider) => {
+        const field = `${id}${FIELD_PREFIX[provider]}`;
+        const was = set.prices[provider];
+        return [
+          provider,
+          {
+            ...was,
+            amountCents: (value[`${field}Price`] as number | undefined) ?? was.amountCents,
+            currency: (value[`${field}Currency`] as Currency | undefined) ?? was.currency,
+          },
+        ];
+      }),
+    ) as PlanSettings[PaidPlanId]['prices'];
+    return {
+      ...limitsOf(id),
+      trialDays: (value[`${id}TrialDays`] as number | undefined) ?? set.trialDays,
+      prices,
+    };
+  };
+  return ok({ free: limitsOf('free'), monthly: paidOf('monthly'), yearly: paidOf('yearly') });
 }
 
 /**
  * Saves the plans from the settings page: the main admin only (anyone else is told there is no
- * such page), validated against the product's hard maxima, and audited with the settings before
- * and after, so the change can be read and undone from its audit entry.
+ * such page), validated against the product's hard maxima, each new price created as a plan at
+ * its provider first (ADR 0063: a provider that refuses leaves the settings as they were), and
+ * audited with the settings before and after, so the change can be read and undone from its
+ * audit entry.
  */
 export async function savePlanSettings(
   actor: User,
   form: Record<string, unknown>,
 ): Promise<Result<{ message: string }>> {
   if (!isMainAdminRole(actor.role)) return fail(PLAN_SETTINGS_MESSAGES.mainAdminOnly, 404);
-  const next = fromForm(form);
+  forgetPlans();
+  const before = await planSettings();
+  const next = fromForm(form, before);
   if (!next.ok) return next;
-  await replacePlans(actor, 'save-plans', next.value);
+  const priced = await withProviderPlans(before, next.value);
+  if (!priced.ok) return priced;
+  await replacePlans(actor, 'save-plans', priced.value);
   return ok({ message: PLAN_SETTINGS_MESSAGES.saved });
 }
 

@@ -222,7 +222,11 @@ export const envSchema = z.object({
   BILLING_RECONCILE_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   MOCK_PAYPAL_FAIL: z.preprocess(
     (value) => (value === '' ? undefined : value),
-    z.enum(['create', 'get', 'cancel']).optional(),
+    z.enum(['create', 'get', 'cancel', 'plan']).optional(),
+  ),
+  MOCK_RAZORPAY_FAIL: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(['plan']).optional(),
   ),
   MOCK_WEBHOOK_FAIL: flag,
 });

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { settings } from '../../db/schema';
+import { outboxEmails, settings } from '../../db/schema';
 import { signInInBrowser } from '../support/accounts';
 import { hydrated, useBrowser } from '../support/browser';
-import { appDatabase } from '../support/members';
+import { appDatabase, signUp } from '../support/members';
 import { pageProblems } from '../support/page-checks';
 
 /**
@@ -27,14 +28,14 @@ describe('plan settings in a browser', () => {
       expect(await pageProblems(page)).toEqual([]);
 
       const monthly = page.getByRole('group', { name: 'Monthly Plan' });
-      await monthly.getByLabel('Price in USD per month').fill('-3');
+      await monthly.getByLabel('PayPal price per month').fill('-3');
       await page.getByRole('button', { name: 'Save Settings' }).click();
       await page
         .locator('.Toastify')
         .getByText('Monthly Plan price must be an amount between 0.01 and 10,000')
         .waitFor();
 
-      await monthly.getByLabel('Price in USD per month').fill('12');
+      await monthly.getByLabel('PayPal price per month').fill('12');
       await page.getByRole('button', { name: 'Save Settings' }).click();
       await page.locator('.Toastify').getByText('Plans saved').waitFor();
       await expect(monthlyCost()).resolves.toBe('$12');
@@ -50,6 +51,176 @@ describe('plan settings in a browser', () => {
       await expect(monthlyCost()).resolves.toBe('$8');
     } finally {
       // The product's own plans for the browser tests that follow (read again within a second).
+      await appDatabase(e2e.dataDir).delete(settings).where(eq(settings.key, 'plans'));
+    }
+  });
+
+  const toast = (page: Page, text: string) =>
+    page.locator('.Toastify').getByText(text).first().waitFor();
+
+  async function fillPayment(page: Page) {
+    await page.getByLabel('First Name').fill('Ada');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await page.getByLabel('Address').fill('1 Analytical Street');
+    await page.getByLabel('Postal Code').fill('10115');
+    await page.getByLabel('Country').selectOption('DE');
+  }
+
+  /** A PayPal checkout through the demo approval page; what the approval page said the price is. */
+  async function subscribeWithPayPal(page: Page) {
+    await page.goto('/payment?plan=monthly');
+    await fillPayment(page);
+    await page.getByRole('button', { name: 'PayPal' }).click();
+    await page.waitForURL('**/demo/paypal/approve?ba_token=*');
+    const price = await page.getByTestId('demo-price').innerText();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('heading', { name: 'Thank You' }).waitFor();
+    return price;
+  }
+
+  const receiptMail = async (email: string) => {
+    // The approval's webhook may have the worker send it, a moment after the page shows.
+    await expect
+      .poll(
+        async () =>
+          (
+            await appDatabase(e2e.dataDir)
+              .select()
+              .from(outboxEmails)
+              .where(eq(outboxEmails.to, email))
+          ).some((mail) => mail.subject.includes('receipt')),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    const mails = await appDatabase(e2e.dataDir)
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.to, email));
+    return mails.find((mail) => mail.subject.includes('receipt'))!;
+  };
+
+  /** The main admin saves the monthly prices on the settings page. */
+  async function setMonthly(
+    page: Page,
+    prices: { paypal?: string; razorpay?: string; razorpayCurrency?: string; yearlyTrial?: string },
+  ) {
+    await page.goto('/admin/settings');
+    await hydrated(page);
+    const monthly = page.getByRole('group', { name: 'Monthly Plan' });
+    if (prices.paypal) await monthly.getByLabel('PayPal price per month').fill(prices.paypal);
+    if (prices.razorpay) await monthly.getByLabel('Razorpay price per month').fill(prices.razorpay);
+    if (prices.razorpayCurrency)
+      await monthly.getByLabel('Razorpay currency').selectOption(prices.razorpayCurrency);
+    if (prices.yearlyTrial)
+      await page
+        .getByRole('group', { name: 'Yearly Plan' })
+        .getByLabel(/^Free trial in days/)
+        .fill(prices.yearlyTrial);
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await toast(page, 'Plans saved');
+  }
+
+  it('a new price reaches PayPal: new members pay 12, a member who subscribed before still pays 8', async () => {
+    const admin = await e2e.newPage();
+    const before = await e2e.newPage();
+    const after = await e2e.newPage();
+    try {
+      const earlier = await signUp(before, e2e.dataDir, { name: 'Ada Lovelace' });
+      await expect(subscribeWithPayPal(before)).resolves.toBe('$8.00 USD every month');
+
+      await signInInBrowser(admin, inject('adminEmail'), inject('adminPassword'));
+      await setMonthly(admin, { paypal: '12' });
+      await admin.goto('/pricing');
+      await expect(
+        admin.getByTestId('plan-monthly').locator('.plan-cost').innerText(),
+      ).resolves.toBe('$12');
+
+      const later = await signUp(after, e2e.dataDir, { name: 'Ada Lovelace' });
+      await after.goto('/pricing');
+      await expect(
+        after.getByTestId('plan-monthly').locator('.plan-cost').innerText(),
+      ).resolves.toBe('$12');
+      await after.goto('/payment?plan=monthly');
+      await expect(after.getByTestId('payment-plan').innerText()).resolves.toBe(
+        'Monthly Plan: $12 / month',
+      );
+      await expect(subscribeWithPayPal(after)).resolves.toBe('$12.00 USD every month');
+      await expect(after.getByTestId('summary-amount').innerText()).resolves.toBe('$12.00 USD');
+      await after.goto('/subscription');
+      await expect(after.getByTestId('summary-amount').innerText()).resolves.toBe('$12.00 USD');
+      await expect(after.getByTestId('receipts').innerText()).resolves.toContain('$12.00 USD');
+      await expect(receiptMail(later.email)).resolves.toMatchObject({
+        html: expect.stringContaining('$12.00 USD') as unknown,
+      });
+
+      // The member who subscribed at 8 keeps paying 8.
+      await before.goto('/subscription');
+      await expect(before.getByTestId('summary-amount').innerText()).resolves.toBe('$8.00 USD');
+      await expect(before.getByTestId('receipts').innerText()).resolves.toContain('$8.00 USD');
+      await expect(receiptMail(earlier.email)).resolves.toMatchObject({
+        html: expect.stringContaining('$8.00 USD') as unknown,
+      });
+    } finally {
+      await appDatabase(e2e.dataDir).delete(settings).where(eq(settings.key, 'plans'));
+    }
+  });
+
+  it('a Razorpay price in INR shows on /pricing for the Razorpay checkout, on its payment link and on the receipt', async () => {
+    const admin = await e2e.newPage();
+    const page = await e2e.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await signInInBrowser(admin, inject('adminEmail'), inject('adminPassword'));
+      await setMonthly(admin, { razorpay: '699', razorpayCurrency: 'INR', yearlyTrial: '14' });
+
+      const member = await signUp(page, e2e.dataDir, { name: 'Grace Hopper' });
+      await page.goto('/pricing');
+      const card = page.getByTestId('plan-monthly');
+      await expect(card.getByTestId('price-paypal').innerText()).resolves.toBe(
+        'PayPal: $8 / month',
+      );
+      await expect(card.getByTestId('price-razorpay').innerText()).resolves.toBe(
+        'Razorpay: ₹699 / month',
+      );
+      // A trial, offered by the providers themselves, on the card and the checkout.
+      await expect(
+        page.getByTestId('plan-yearly').getByTestId('plan-trial').innerText(),
+      ).resolves.toBe('14-day free trial');
+      await expect(card.getByTestId('plan-trial').count()).resolves.toBe(0);
+      expect(await pageProblems(page)).toEqual([]);
+      await page.goto('/payment?plan=yearly');
+      await expect(page.getByTestId('payment-trial').innerText()).resolves.toContain(
+        '14-day free trial: nothing is charged until it ends',
+      );
+
+      await page.goto('/payment?plan=monthly');
+      await expect(page.getByTestId('payment-price-razorpay').innerText()).resolves.toBe(
+        'Razorpay: ₹699 / month',
+      );
+      await fillPayment(page);
+      await page.getByRole('button', { name: 'Razorpay' }).click();
+      await page.waitForURL('**/pending?subscription_id=sub_*');
+      const [payTab] = await Promise.all([
+        page.context().waitForEvent('page'),
+        page.getByRole('link', { name: 'Payment Link' }).click(),
+      ]);
+      await payTab.waitForLoadState();
+      await expect(payTab.getByTestId('demo-price').innerText()).resolves.toBe(
+        '₹699 INR every month',
+      );
+      await payTab.getByRole('button', { name: 'Pay' }).click();
+      await payTab.getByTestId('demo-paid').waitFor();
+      await payTab.close();
+      await page.getByRole('button', { name: 'Verify Payment' }).click();
+      await page.getByRole('heading', { name: 'Thank You' }).waitFor();
+
+      await page.goto('/subscription');
+      await expect(page.getByTestId('summary-amount').innerText()).resolves.toBe('699.00 INR');
+      await expect(page.getByTestId('receipts').innerText()).resolves.toContain('699.00 INR');
+      await expect(receiptMail(member.email)).resolves.toMatchObject({
+        html: expect.stringContaining('699.00 INR') as unknown,
+      });
+      expect(await pageProblems(page)).toEqual([]);
+    } finally {
       await appDatabase(e2e.dataDir).delete(settings).where(eq(settings.key, 'plans'));
     }
   });

@@ -148,7 +148,13 @@ describe('PayPal checkout', () => {
         PLANS_KEY,
         JSON.stringify({
           ...DEFAULT_PLAN_SETTINGS,
-          monthly: { ...DEFAULT_PLAN_SETTINGS.monthly, amountCents: 1200 },
+          monthly: {
+            ...DEFAULT_PLAN_SETTINGS.monthly,
+            prices: {
+              ...DEFAULT_PLAN_SETTINGS.monthly.prices,
+              paypal: { amountCents: 1200, currency: 'USD' },
+            },
+          },
         }),
       );
       forgetPlans();

@@ -44,8 +44,7 @@ describe('the admin dashboard', () => {
       courses: 3,
       textType: 2,
       videoType: 1,
-      recurringRevenue: 0,
-      totalRevenue: 0,
+      revenue: [{ currency: 'USD', recurringCents: 0, totalCents: 0 }],
       newMembers: 2,
       newCourses: 3,
     });

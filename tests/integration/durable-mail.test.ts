@@ -87,6 +87,7 @@ describe('the mail queue', () => {
       providerSubscriptionId: `I-${newId()}`,
       plan: 'monthly',
       amountCents: 800,
+      currency: 'USD',
       approvalUrl: 'https://example.com/approve',
       customer: {
         email: member.email,
@@ -103,6 +104,7 @@ describe('the mail queue', () => {
         status: 'active',
         plan: 'monthly',
         amountCents: 800,
+        currency: 'USD',
         startedAt: new Date(),
         nextBillingAt: null,
       },

@@ -210,8 +210,8 @@ describe('plan settings', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]!.actorEmail).toBe(owner.member.email);
     expect(JSON.parse(audit[0]!.detail)).toMatchObject({
-      before: { monthly: { amountCents: 800 }, free: { topics: 5 } },
-      after: { monthly: { amountCents: 1200 }, free: { topics: 6 } },
+      before: { monthly: { prices: { paypal: { amountCents: 800 } } }, free: { topics: 5 } },
+      after: { monthly: { prices: { paypal: { amountCents: 1200 } } }, free: { topics: 6 } },
     });
   });
 

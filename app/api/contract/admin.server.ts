@@ -65,12 +65,21 @@ export const adminOperations = {
     audience: 'admin',
     responses: {
       200: json(
-        'Figures ($ in sum and total)',
+        'Figures: `sum` and `total` in US dollars only, `revenue` per currency',
         z.object({
           users: z.number(),
           courses: z.number(),
-          sum: z.number(),
-          total: z.number(),
+          sum: z.number().describe('Recurring revenue a month in USD (active subscriptions)'),
+          total: z.number().describe('Every payment recorded in USD'),
+          revenue: z
+            .array(
+              z.object({
+                currency: z.string().describe('ISO 4217 code: USD, INR...'),
+                recurring: z.number().describe('Recurring revenue a month, in this currency'),
+                total: z.number().describe('Every payment recorded, in this currency'),
+              }),
+            )
+            .describe('Each currency apart, never summed across currencies'),
           paid: z.number(),
           free: z.number(),
           textType: z.number(),

@@ -1,12 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FormFeedback } from '~/components/form-feedback';
+import type { PaymentProvider } from '../../../db/schema';
 import {
+  CURRENCIES,
   describePlanChange,
   MAX_PLAN_PASTED_CHARS,
   MAX_TOPICS,
+  MAX_TRIAL_DAYS,
   PLAN_IDS,
   PLAN_NAMES,
+  type PaidPlanId,
   type PlanId,
 } from '~/domain/plans';
 import {
@@ -56,10 +60,59 @@ export async function action({ request }: ActionFunctionArgs) {
 const dollars = (cents: number) =>
   cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2);
 
+/** A provider's price fields: `monthlyPrice`/`monthlyCurrency` are PayPal's (ADR 0063). */
+const PROVIDER_FIELDS: [PaymentProvider, string, string][] = [
+  ['paypal', 'PayPal', ''],
+  ['razorpay', 'Razorpay', 'Razorpay'],
+];
+
 export default function Settings() {
   const { plans, changes } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const saving = useNavigation().state === 'submitting';
+  const priceFields = (id: PaidPlanId) => {
+    const plan = plans[id];
+    const period = id === 'monthly' ? 'month' : 'year';
+    return (
+      <>
+        {PROVIDER_FIELDS.map(([provider, label, prefix]) => (
+          <div className="price-fields" key={provider}>
+            <label>
+              {label} price per {period}
+              <input
+                name={`${id}${prefix}Price`}
+                inputMode="decimal"
+                required
+                defaultValue={dollars(plan.prices[provider].amountCents)}
+              />
+            </label>
+            <label>
+              {label} currency
+              <select name={`${id}${prefix}Currency`} defaultValue={plan.prices[provider].currency}>
+                {CURRENCIES.map((currency) => (
+                  <option key={currency} value={currency}>
+                    {currency}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+        ))}
+        <label>
+          Free trial in days (0 for none, up to {MAX_TRIAL_DAYS})
+          <input
+            name={`${id}TrialDays`}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={MAX_TRIAL_DAYS}
+            required
+            defaultValue={plan.trialDays}
+          />
+        </label>
+      </>
+    );
+  };
   const limitFields = (id: PlanId) => {
     const plan = plans[id];
     return (
@@ -103,27 +156,17 @@ export default function Settings() {
         the price they pay until they change plan.
       </p>
       <p className="notice" data-testid="provider-price-notice">
-        A payment provider charges the price of its own plan: after changing a price here, create a
-        PayPal or Razorpay plan at the same price and put its id in the provider&apos;s plan setting
-        (PAYPAL_MONTHLY_PLAN_ID and the others; see the billing guide). A receipt says what the
-        provider reports was paid.
+        Saving a new price or trial creates the matching plan at PayPal and Razorpay (each in its
+        own currency), and new checkouts use it from then on. If a provider refuses, nothing is
+        saved. Until a price is saved here, checkouts use the plans set in the environment
+        (PAYPAL_MONTHLY_PLAN_ID and the others; see the billing guide).
       </p>
       <FormFeedback result={result} />
       <Form method="post" className="form settings-form" data-testid="plan-settings">
         {PLAN_IDS.map((id) => (
           <fieldset key={id}>
             <legend>{PLAN_NAMES[id]}</legend>
-            {id === 'free' ? null : (
-              <label>
-                Price in USD per {id === 'monthly' ? 'month' : 'year'}
-                <input
-                  name={`${id}Price`}
-                  inputMode="decimal"
-                  required
-                  defaultValue={dollars(plans[id].amountCents)}
-                />
-              </label>
-            )}
+            {id === 'free' ? null : priceFields(id)}
             {limitFields(id)}
           </fieldset>
         ))}

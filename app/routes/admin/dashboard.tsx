@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { DonutChart } from '~/components/donut-chart';
+import { formatPrice } from '~/domain/plans';
 import { dashboardFigures, listAudit } from '~/models/admin.server';
 import { requireAdmin } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
@@ -16,8 +17,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...figures,
     // Emailed links fall back to this default while APP_URL is unset: the admin should know.
     unsetAppUrl: appUrlConfigured ? null : APP_URL,
-    recurringRevenue: figures.recurringCents / 100,
-    totalRevenue: figures.totalCents / 100,
+    // Each currency apart: USD first when there is nothing yet, so the cards are never empty.
+    revenue: figures.revenue.length
+      ? figures.revenue
+      : [{ currency: 'USD', recurringCents: 0, totalCents: 0 }],
     audit: audit.map((entry) => ({
       id: entry.id,
       when: entry.createdAt.toISOString().replace('T', ' ').slice(0, 16),
@@ -28,16 +31,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-const dollars = (value: number) =>
-  `$${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+/** '$1,200', '₹69,900', each currency on its own line. */
+const amounts = (revenue: { currency: string; cents: number }[]) =>
+  revenue.map(({ currency, cents }) => formatPrice(cents, currency)).join(' · ');
 
 export default function Dashboard() {
   const stats = useLoaderData<typeof loader>();
   const cards = [
     ['Users', String(stats.users), `${stats.newMembers} new in the last 30 days`],
     ['Courses', String(stats.courses), `${stats.newCourses} new in the last 30 days`],
-    ['Recurring Revenue', dollars(stats.recurringRevenue), 'per month, active plans'],
-    ['Total Revenue', dollars(stats.totalRevenue), 'all recorded payments'],
+    [
+      'Recurring Revenue',
+      amounts(stats.revenue.map((r) => ({ currency: r.currency, cents: r.recurringCents }))),
+      'per month, active plans, each currency apart',
+    ],
+    [
+      'Total Revenue',
+      amounts(stats.revenue.map((r) => ({ currency: r.currency, cents: r.totalCents }))),
+      'all recorded payments, each currency apart',
+    ],
   ];
   return (
     <section>

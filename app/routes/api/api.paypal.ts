@@ -25,7 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           name: 'paypal',
           schema: API.paypal.body,
           run: async (input) => {
-            const plan = planFromApi(input.planId);
+            const plan = await planFromApi(input.planId);
             if (!plan) return fail('Unknown plan', 400);
             return startCheckout(user, {
               plan,

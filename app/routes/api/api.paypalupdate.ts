@@ -21,9 +21,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       {
         name: 'paypalupdate',
         schema: API.paypalupdate.body,
-        run: ({ idPlan }) => {
-          const plan = idPlan ? planFromApi(idPlan) : undefined;
-          if (plan === null) return Promise.resolve(fail('Unknown plan', 400));
+        run: async ({ idPlan }) => {
+          const plan = idPlan ? await planFromApi(idPlan) : undefined;
+          if (plan === null) return fail('Unknown plan', 400);
           return startPlanChange(user, providerReturnBase(request), plan);
         },
       },

@@ -25,7 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           name: 'razorpaycreate',
           schema: API.razorpaycreate.body,
           run: async (input) => {
-            const plan = planFromApi(input.plan);
+            const plan = await planFromApi(input.plan);
             if (!plan) return fail('Unknown plan', 400);
             const [first = user.name, ...rest] = user.name.trim().split(/\s+/);
             return startCheckout(user, {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { PaymentProvider } from '../../../db/schema';
 import { FormFeedback } from '~/components/form-feedback';
 import { COUNTRIES_ENGLISH, COUNTRIES_NATIVE, isCountryCode } from '~/domain/countries';
-import { formatPlanPrice, isPaidPlan } from '~/domain/plans';
+import { formatPlanPrice, isPaidPlan, trialText } from '~/domain/plans';
 import { planOf } from '~/services/plans.server';
 import { enabledProviders } from '~/services/billing/providers.server';
 import { startCheckout } from '~/services/billing/checkout.server';
@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     plan: await planOf(plan),
     email: user.email,
-    providers: enabledProviders(),
+    providers: await enabledProviders(),
     countries: COUNTRIES_ENGLISH.map((country) => ({
       code: country.code,
       label:
@@ -101,8 +101,23 @@ export default function Payment() {
       <div className="auth-card card">
         <h1>Payment</h1>
         <p className="lead" data-testid="payment-plan">
-          {plan.name}: {formatPlanPrice(plan)}
+          {plan.name}: {formatPlanPrice(plan, providers[0])}
         </p>
+        {providers.length > 1 &&
+        formatPlanPrice(plan, providers[0]) !== formatPlanPrice(plan, providers[1]) ? (
+          <ul className="provider-prices" aria-label="Price by payment method">
+            {providers.map((provider) => (
+              <li key={provider} data-testid={`payment-price-${provider}`}>
+                {PROVIDER_LABELS[provider]}: {formatPlanPrice(plan, provider)}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {trialText(plan) ? (
+          <p data-testid="payment-trial">
+            {trialText(plan)}: nothing is charged until it ends, and you can cancel before.
+          </p>
+        ) : null}
         <Form method="post" noValidate className="form">
           <label>
             Email

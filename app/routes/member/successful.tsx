@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { SubscriptionSummary } from '~/components/subscription-summary';
-import { formatDollars } from '~/domain/plans';
+import { formatPrice } from '~/domain/plans';
 import { confirmPlanChange } from '~/services/billing/plan-change.server';
 import { subscriptionSummary } from '~/services/billing/subscription-view.server';
 import authStyles from '~/styles/auth.css?url';
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     ok: true as const,
     // What this member pays from now on: the price stored with their subscription.
-    price: formatDollars(subscription.amountCents),
+    price: formatPrice(subscription.amountCents, subscription.currency),
     summary: subscriptionSummary(subscription, provider),
   };
 }

@@ -53,6 +53,12 @@ export default function DemoPayPalApproval() {
           <dd data-testid="demo-plan">{approval.planName}</dd>
           <dt>Price</dt>
           <dd data-testid="demo-price">{approval.price}</dd>
+          {approval.trial ? (
+            <>
+              <dt>Trial</dt>
+              <dd data-testid="demo-trial">{approval.trial}</dd>
+            </>
+          ) : null}
           <dt>Buyer</dt>
           <dd data-testid="demo-buyer">
             {approval.buyer} {approval.email ? `(${approval.email})` : ''}

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { DEMO_RAZORPAY_PLANS, getMockRazorpaySubscription } from '../../../mocks/razorpay';
+import { getMockRazorpaySubscription, mockRazorpayPlanPrice } from '../../../mocks/razorpay';
+import { formatPrice, isCurrency } from '~/domain/plans';
 import { payDemoRazorpay } from '~/services/billing/demo.server';
 import authStyles from '~/styles/auth.css?url';
 import { env } from '~/utils/env.server';
@@ -26,10 +27,16 @@ async function subscriptionAt(id: string | undefined) {
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const subscription = await subscriptionAt(params.id);
-  const plan = DEMO_RAZORPAY_PLANS[subscription.plan_id];
+  const plan = await mockRazorpayPlanPrice(subscription.plan_id);
+  const price = plan && isCurrency(plan.currency) ? formatPrice(plan.amount, plan.currency) : '';
+  const startsAt = subscription.start_at ? subscription.start_at * 1000 : 0;
   return {
     plan: plan?.name ?? subscription.plan_id,
-    price: plan?.months === 12 ? '$88 every year' : '$8 every month',
+    price: `${price} ${plan?.currency ?? ''} every ${plan?.months === 12 ? 'year' : 'month'}`,
+    trial:
+      startsAt > Date.now()
+        ? `Free until ${new Date(startsAt).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })}: the first payment is taken then`
+        : null,
     customer: subscription.notes.notes_key_1 ?? '',
     paid: subscription.status !== 'created',
   };
@@ -50,7 +57,10 @@ export default function DemoRazorpayPay() {
       <div className="auth-card card">
         <p className="muted">Razorpay (simulated in demo mode)</p>
         <h1>{data.plan}</h1>
-        <p className="lead">{data.price}</p>
+        <p className="lead" data-testid="demo-price">
+          {data.price}
+        </p>
+        {data.trial ? <p data-testid="demo-trial">{data.trial}</p> : null}
         <p data-testid="demo-customer">{data.customer}</p>
         {paid ? (
           <p role="status" data-testid="demo-paid">

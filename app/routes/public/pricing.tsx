@@ -6,7 +6,7 @@ import { PlanCards } from '~/components/plan-card';
 import { materialAllowance } from '~/domain/material';
 import {
   FLASHCARD_PLANS,
-  formatDollars,
+  formatPlanPrice,
   mostTopics,
   planList,
   planName,
@@ -14,6 +14,7 @@ import {
 } from '~/domain/plans';
 import { plans } from '~/services/plans.server';
 import { paidUntilOf } from '~/services/billing/subscription-view.server';
+import { enabledProviders } from '~/services/billing/providers.server';
 import publicStyles from '~/styles/public.css?url';
 import { getSessionUser } from '~/utils/auth.server';
 import { pageMeta } from '~/utils/meta';
@@ -25,7 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   pageMeta(matches, {
     title: 'Pricing',
     description: data
-      ? `Free Plan, Monthly Plan at ${formatDollars(data.prices.monthly)} USD per month or Yearly Plan at ${formatDollars(data.prices.yearly)} USD per year. Compare what each plan includes.`
+      ? `Free Plan, Monthly Plan at ${data.prices.monthly} or Yearly Plan at ${data.prices.yearly}. Compare what each plan includes.`
       : 'Compare what each plan includes.',
   });
 
@@ -122,11 +123,15 @@ const faq = (topics: { free: number; paid: number }): FaqItem[] => [
 /** A member who cancelled keeps the paid plan until the period ends: say until when. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
-  const table = await plans();
+  const [table, providers] = await Promise.all([plans(), enabledProviders()]);
   return {
     paidUntil: user ? await paidUntilOf(user) : null,
     plans: planList(table),
-    prices: { monthly: table.monthly.amountCents, yearly: table.yearly.amountCents },
+    providers,
+    prices: {
+      monthly: formatPlanPrice(table.monthly, providers[0]),
+      yearly: formatPlanPrice(table.yearly, providers[0]),
+    },
     topics: {
       free: mostTopics(table.free),
       paid: Math.max(mostTopics(table.monthly), mostTopics(table.yearly)),
@@ -135,7 +140,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Pricing() {
-  const { paidUntil, plans: list, topics } = useLoaderData<typeof loader>();
+  const { paidUntil, plans: list, providers, topics } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <header className="page-intro">
@@ -151,7 +156,7 @@ export default function Pricing() {
             Your subscription is cancelled: your paid plan stays active until {paidUntil}.
           </p>
         ) : null}
-        <PlanCards plans={list} />
+        <PlanCards plans={list} providers={providers} />
       </section>
       <section className="section-tight" aria-labelledby="benefits-title">
         <h2 id="benefits-title">Benefits</h2>

@@ -14,7 +14,7 @@ import type { User } from '~/models/users.server';
 import { newId } from '~/utils/ids.server';
 import { log } from '~/utils/logger.server';
 import type { ProviderSubscription } from '../vendors/billing-provider.server';
-import { enabledProvider, MESSAGES } from './providers.server';
+import { enabledProvider, MESSAGES, providerPlanId } from './providers.server';
 import { applyActiveState } from './reconciliation.server';
 
 /**
@@ -32,15 +32,19 @@ export async function startCheckout(
 ): Promise<
   Result<{ approvalUrl: string; next: string; subscriptionId: string; provider: unknown }>
 > {
-  const provider = enabledProvider(input.provider);
-  if (!provider) return fail('This payment method is not available', 400);
+  const provider = await enabledProvider(input.provider);
+  const planId = provider && (await providerPlanId(provider.name, input.plan));
+  if (!provider || !planId) return fail('This payment method is not available', 400);
   const current = await getCurrentSubscription(user.id);
   if (current?.status === 'active')
     return fail('You already have a paid subscription. Modify it on the subscription page.', 409);
   const reference = newId();
+  const plan = await planOf(input.plan);
   try {
     const created = await provider.createSubscription({
       plan: input.plan,
+      planId,
+      trialDays: plan.trialDays,
       customer: input.customer,
       reference,
       urls: {
@@ -55,7 +59,8 @@ export async function startCheckout(
       provider: provider.name,
       providerSubscriptionId: created.id,
       plan: input.plan,
-      amountCents: (await planOf(input.plan)).amountCents,
+      // The price this member pays from now on (ADR 0055), in its provider's currency (ADR 0063).
+      ...plan.prices[provider.name],
       approvalUrl: created.approvalUrl,
       customer: input.customer,
     });
@@ -94,7 +99,7 @@ export async function confirmSubscription(
   providerName: PaymentProvider,
   providerSubscriptionId: string,
 ): Promise<Result<ActiveSubscription>> {
-  const provider = enabledProvider(providerName);
+  const provider = await enabledProvider(providerName);
   const row = await getSubscriptionByProviderId(providerName, providerSubscriptionId);
   // Another member's subscription looks exactly like a missing one.
   if (!provider || !row || row.userId !== user.id) return fail(MESSAGES.notFound, 404);

@@ -10,7 +10,7 @@ import type { User } from '~/models/users.server';
 import { log } from '~/utils/logger.server';
 import type { ProviderSubscription } from '../vendors/billing-provider.server';
 import { paypal } from '../vendors/paypal.server';
-import { MESSAGES, paidSubscriptionOf, providerOf } from './providers.server';
+import { MESSAGES, paidSubscriptionOf, providerOf, providerPlanId } from './providers.server';
 
 /** The other paid plan: monthly <-> yearly. */
 const otherPlan = (plan: PaidPlanId): PaidPlanId => (plan === 'monthly' ? 'yearly' : 'monthly');
@@ -28,10 +28,12 @@ export async function startPlanChange(
   if (subscription.status !== 'active') return fail(MESSAGES.noSubscription, 409);
   const plan = requested ?? otherPlan(subscription.plan);
   if (plan === subscription.plan) return fail(MESSAGES.samePlan, 409);
+  const planId = await providerPlanId(subscription.provider, plan);
+  if (!planId) return fail(MESSAGES.providerDown, 502);
   try {
     const { approvalUrl } = await providerOf(subscription.provider).changePlan(
       subscription.providerSubscriptionId,
-      plan,
+      planId,
       {
         returnUrl: new URL(`/successful?plan=${plan}`, returnBase).href,
         cancelUrl: new URL('/subscription', returnBase).href,
@@ -63,7 +65,8 @@ export async function confirmPlanChange(
   }
   if (!state.plan) return fail(MESSAGES.unknownPlan, 400);
   if (state.plan !== row.plan) {
-    await recordPlanChange(row.id, state.plan, (await planOf(state.plan)).amountCents);
+    // The new plan's price as PayPal charges it now.
+    await recordPlanChange(row.id, state.plan, (await planOf(state.plan)).prices.paypal);
     log.info('billing.plan_changed', { userId: user.id, plan: state.plan });
   }
   return ok({

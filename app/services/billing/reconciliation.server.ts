@@ -36,18 +36,23 @@ export async function applyActiveState(
   // subscriptions; a change of plan takes the new plan's price as it is now. (The last payment is
   // what was paid before, under a plan changed since perhaps: not the price from now on.)
   const { lastPayment } = state;
-  const amountCents =
-    row.plan === plan && row.amountCents > 0 ? row.amountCents : (await planOf(plan)).amountCents;
+  const { amountCents, currency } =
+    row.plan === plan && row.amountCents > 0 ? row : (await planOf(plan)).prices[row.provider];
   const { receipt, created } = await recordActivePayment(
     row.id,
     {
       status: 'active',
       plan,
       amountCents,
+      currency,
       startedAt: state.startedAt,
       nextBillingAt: state.nextBillingAt,
     },
-    lastPayment && { ...lastPayment, amountCents: lastPayment.amountCents ?? amountCents },
+    lastPayment && {
+      ...lastPayment,
+      amountCents: lastPayment.amountCents ?? amountCents,
+      currency: lastPayment.currency ?? currency,
+    },
   );
   const subscription = (await getSubscriptionByProviderId(
     row.provider,

@@ -11,6 +11,7 @@ import type { User } from '~/models/users.server';
 import { log } from '~/utils/logger.server';
 import type { ProviderSubscription } from '../vendors/billing-provider.server';
 import { paidSubscriptionOf, providerOf } from './providers.server';
+import { formatMoney } from './receipts.server';
 
 /** What the pages and the API show of a member's subscription. */
 
@@ -66,7 +67,7 @@ export function subscriptionSummary(
     nextBillingTime: longDate(provider?.nextBillingAt ?? subscription.nextBillingAt),
     paidUntil: subscription.paidUntil ? longDate(subscription.paidUntil) : null,
     // What this member pays: the price they subscribed at, whatever the plan costs today.
-    amount: `$${(subscription.amountCents / 100).toFixed(2)} USD`,
+    amount: formatMoney(subscription.amountCents, subscription.currency),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { BillingCustomer, PaymentProvider } from '../../../db/schema';
-import type { PaidPlanId } from '~/domain/plans';
+import type { Currency, PaidPlanId } from '~/domain/plans';
 
 /**
  * What the billing service needs of a payment provider, whatever the provider:
@@ -14,7 +14,8 @@ interface ProviderPayment {
   key: string;
   /** Null when the provider's record does not say (Razorpay): the subscription's own price. */
   amountCents: number | null;
-  currency: string;
+  /** Null with `amountCents`: the subscription's own currency. */
+  currency: string | null;
   paidAt: Date;
 }
 
@@ -41,10 +42,21 @@ interface ReturnUrls {
 
 export interface BillingProvider {
   readonly name: PaymentProvider;
-  /** Whether the operator configured it (or demo mode simulates it). */
-  enabled(): boolean;
+  /** Whether the operator gave its credentials (or demo mode simulates it). */
+  configured(): boolean;
+  /**
+   * The provider plan ids from the environment (PAYPAL_MONTHLY_PLAN_ID...; the mock's demo plans
+   * in demo mode): what checkouts use until the settings page has created plans (ADR 0063).
+   */
+  fallbackPlanIds(): Partial<Record<PaidPlanId, string>>;
+  /** Creates a provider plan charging this price every period, after the trial; its id. */
+  createPlan(input: PlanTerms): Promise<string>;
   createSubscription(input: {
     plan: PaidPlanId;
+    /** The provider plan to subscribe to (the settings' or the fallback). */
+    planId: string;
+    /** Days before the first charge where the provider takes them with the subscription (Razorpay's start_at). */
+    trialDays: number;
     customer: BillingCustomer;
     /** Our own subscription row id, kept by the provider (PayPal's custom_id). */
     reference: string;
@@ -52,8 +64,20 @@ export interface BillingProvider {
   }): Promise<{ id: string; approvalUrl: string; raw: unknown }>;
   fetchSubscription(id: string): Promise<ProviderSubscription>;
   cancelSubscription(id: string, reason: string): Promise<void>;
-  changePlan(id: string, plan: PaidPlanId, urls: ReturnUrls): Promise<{ approvalUrl: string }>;
+  changePlan(id: string, planId: string, urls: ReturnUrls): Promise<{ approvalUrl: string }>;
 }
+
+/** What a provider plan charges. */
+export interface PlanTerms {
+  plan: PaidPlanId;
+  amountCents: number;
+  currency: Currency;
+  /** A free trial before the first charge, in days (0: none). */
+  trialDays: number;
+}
+
+/** 800 -> "8.00": cents as the providers' decimal strings. */
+export const fromCents = (cents: number): string => (cents / 100).toFixed(2);
 
 /** The provider refused or failed a call; the message is for logs, not for members. */
 export class ProviderError extends Error {

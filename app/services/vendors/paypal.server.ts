@@ -5,27 +5,34 @@ import {
   PAYPAL_LIVE_URL,
   PAYPAL_SANDBOX_URL,
 } from '../../../mocks/paypal';
-import type { PaidPlanId } from '~/domain/plans';
+import { PLAN_NAMES, formatPrice, type PaidPlanId } from '~/domain/plans';
+import {
+  paidPlanOfProviderPlan,
+  payPalProductId,
+  recordPayPalProduct,
+} from '~/models/provider-plans.server';
 import { env } from '~/utils/env.server';
 import {
+  fromCents,
   ProviderError,
   toCents,
   type BillingProvider,
+  type PlanTerms,
   type ProviderStatus,
   type ProviderSubscription,
 } from './billing-provider.server';
 
 /**
- * PayPal subscriptions over the official SDK. Plan ids come from configuration
- * (PAYPAL_MONTHLY_PLAN_ID, PAYPAL_YEARLY_PLAN_ID); demo mode, without keys,
- * uses the mock's demo plans and the mock in `mocks/paypal.ts` answers.
+ * PayPal subscriptions over the official SDK. Plans are created by the settings page (ADR 0063);
+ * until then their ids come from configuration (PAYPAL_MONTHLY_PLAN_ID, PAYPAL_YEARLY_PLAN_ID);
+ * demo mode, without keys, uses the mock's demo plans and the mock in `mocks/paypal.ts` answers.
  */
 const DEMO_PLAN_IDS: Record<PaidPlanId, string> = {
   monthly: Object.keys(DEMO_PAYPAL_PLANS)[0]!,
   yearly: Object.keys(DEMO_PAYPAL_PLANS)[1]!,
 };
 
-export function paypalPlanIds(): Partial<Record<PaidPlanId, string>> {
+function paypalPlanIds(): Partial<Record<PaidPlanId, string>> {
   const { PAYPAL_MONTHLY_PLAN_ID, PAYPAL_YEARLY_PLAN_ID, mocked } = env();
   if (mocked.paypal) return DEMO_PLAN_IDS;
   return { monthly: PAYPAL_MONTHLY_PLAN_ID, yearly: PAYPAL_YEARLY_PLAN_ID };
@@ -89,11 +96,22 @@ function restJson(body: unknown, fallback: Subscription): unknown {
   }
 }
 
-function normalise(subscription: Subscription, rawBody?: unknown): ProviderSubscription {
+/** The paid plan a PayPal plan id stands for: a configured one, or one the settings page created. */
+async function paidPlanOf(planId: string | undefined): Promise<PaidPlanId | null> {
+  if (!planId) return null;
   const planIds = paypalPlanIds();
-  const plan =
-    (Object.keys(planIds) as PaidPlanId[]).find((id) => planIds[id] === subscription.planId) ??
-    null;
+  return (
+    (Object.keys(planIds) as PaidPlanId[]).find((id) => planIds[id] === planId) ??
+    (await paidPlanOfProviderPlan('paypal', planId)) ??
+    null
+  );
+}
+
+async function normalise(
+  subscription: Subscription,
+  rawBody?: unknown,
+): Promise<ProviderSubscription> {
+  const plan = await paidPlanOf(subscription.planId);
   const last = subscription.billingInfo?.lastPayment;
   return {
     provider: 'paypal',
@@ -134,25 +152,92 @@ function approveLink(links: { rel: string; href: string }[] | undefined): string
   return href;
 }
 
-function planId(plan: PaidPlanId): string {
-  const id = paypalPlanIds()[plan];
-  if (!id) throw new ProviderError(`No PayPal plan id is configured for the ${plan} plan`);
+const PERIOD_UNIT = { monthly: 'Month', yearly: 'Year' } as const;
+
+/**
+ * The catalog product every billing plan belongs to, created once. The SDK has no catalog call, so
+ * it is PayPal's documented REST API with the same OAuth token; the request id makes a retried
+ * create return the same product.
+ */
+async function catalogProduct(): Promise<string> {
+  const known = await payPalProductId();
+  if (known) return known;
+  const response = await fetch(`${apiBase()}/v1/catalogs/products`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${await accessToken()}`,
+      'Content-Type': 'application/json',
+      'PayPal-Request-Id': `coursegen-membership-${env().COMPANY_NAME}`.slice(0, 100),
+      Prefer: 'return=representation',
+    },
+    body: JSON.stringify({
+      name: `${env().COMPANY_NAME} membership`.slice(0, 127),
+      description: 'AI-generated courses: monthly and yearly memberships',
+      type: 'SERVICE',
+      category: 'EDUCATIONAL_AND_TEXTBOOKS',
+    }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  if (!response.ok)
+    throw new ProviderError(`PayPal product failed with ${response.status}`, response.status);
+  const { id } = (await response.json()) as { id?: string };
+  if (!id) throw new ProviderError('PayPal gave no product id');
+  await recordPayPalProduct(id);
   return id;
 }
 
 export const paypal: BillingProvider = {
   name: 'paypal',
 
-  enabled() {
+  configured() {
     const { PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, mocked } = env();
-    const ids = paypalPlanIds();
-    return (
-      mocked.paypal ||
-      Boolean(PAYPAL_CLIENT_ID && PAYPAL_CLIENT_SECRET && ids.monthly && ids.yearly)
-    );
+    return mocked.paypal || Boolean(PAYPAL_CLIENT_ID && PAYPAL_CLIENT_SECRET);
   },
 
-  async createSubscription({ plan, customer, reference, urls }) {
+  fallbackPlanIds: paypalPlanIds,
+
+  /** A billing plan: its trial cycle first (free, by days) when there is one, then the price. */
+  async createPlan({ plan, amountCents, currency, trialDays }: PlanTerms) {
+    const productId = await catalogProduct();
+    const { result } = await call('plan', async () => {
+      const { sdk, subscriptions } = await paypalApi();
+      const trial = trialDays > 0;
+      return subscriptions.createBillingPlan({
+        prefer: 'return=representation',
+        body: {
+          productId,
+          name: `${PLAN_NAMES[plan]} ${formatPrice(amountCents, currency)}`,
+          status: sdk.PlanRequestStatus.Active,
+          billingCycles: [
+            ...(trial
+              ? [
+                  {
+                    frequency: { intervalUnit: sdk.IntervalUnit.Day, intervalCount: trialDays },
+                    tenureType: sdk.TenureType.Trial,
+                    sequence: 1,
+                    totalCycles: 1,
+                  },
+                ]
+              : []),
+            {
+              pricingScheme: {
+                fixedPrice: { currencyCode: currency, value: fromCents(amountCents) },
+              },
+              frequency: { intervalUnit: sdk.IntervalUnit[PERIOD_UNIT[plan]], intervalCount: 1 },
+              tenureType: sdk.TenureType.Regular,
+              sequence: trial ? 2 : 1,
+              totalCycles: 0,
+            },
+          ],
+          paymentPreferences: { autoBillOutstanding: true, paymentFailureThreshold: 3 },
+        },
+      });
+    });
+    if (!result.id) throw new ProviderError('PayPal gave no plan id');
+    return result.id;
+  },
+
+  async createSubscription({ planId, customer, reference, urls }) {
     const { result, body } = await call('create', async () => {
       const { sdk, subscriptions } = await paypalApi();
       return subscriptions.createSubscription({
@@ -160,7 +245,7 @@ export const paypal: BillingProvider = {
         // PayPal's idempotency key: a retried create never makes a second subscription.
         paypalRequestId: reference,
         body: {
-          planId: planId(plan),
+          planId,
           customId: reference,
           subscriber: {
             emailAddress: customer.email,
@@ -195,7 +280,7 @@ export const paypal: BillingProvider = {
     const { result, body } = await call('get', async () =>
       (await paypalApi()).subscriptions.getSubscription({ id }),
     );
-    return normalise(result, body);
+    return await normalise(result, body);
   },
 
   async cancelSubscription(id, reason) {
@@ -207,13 +292,13 @@ export const paypal: BillingProvider = {
     );
   },
 
-  async changePlan(id, plan, urls) {
+  async changePlan(id, planId, urls) {
     const { result } = await call('revise', async () => {
       const { sdk, subscriptions } = await paypalApi();
       return subscriptions.reviseSubscription({
         id,
         body: {
-          planId: planId(plan),
+          planId,
           applicationContext: {
             brandName: env().COMPANY_NAME,
             shippingPreference: sdk.ExperienceContextShippingPreference.NoShipping,

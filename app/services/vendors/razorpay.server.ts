@@ -1,26 +1,29 @@
 import Razorpay from 'razorpay';
 import { DEMO_RAZORPAY_PLANS, DEMO_RAZORPAY_WEBHOOK_SECRET } from '../../../mocks/razorpay';
-import type { PaidPlanId } from '~/domain/plans';
+import { PLAN_NAMES, type PaidPlanId } from '~/domain/plans';
+import { paidPlanOfProviderPlan } from '~/models/provider-plans.server';
 import { env } from '~/utils/env.server';
 import {
   ProviderError,
   type BillingProvider,
+  type PlanTerms,
   type ProviderStatus,
   type ProviderSubscription,
 } from './billing-provider.server';
 
 /**
- * Razorpay subscriptions over the official SDK. Plan ids come from
- * configuration (RAZORPAY_MONTHLY_PLAN_ID, RAZORPAY_YEARLY_PLAN_ID); demo mode
- * uses the mock's demo plans. Razorpay has no plan change for a running
- * subscription here: members who pay through it cancel and subscribe again.
+ * Razorpay subscriptions over the official SDK. Plans are created by the settings page (ADR 0063);
+ * until then their ids come from configuration (RAZORPAY_MONTHLY_PLAN_ID, RAZORPAY_YEARLY_PLAN_ID);
+ * demo mode uses the mock's demo plans. Razorpay has no plan change for a running
+ * subscription here: members who pay through it cancel and subscribe again. Its plans have no
+ * trial: a trial is the subscription's `start_at`, the day of the first charge.
  */
 const DEMO_PLAN_IDS: Record<PaidPlanId, string> = {
   monthly: Object.keys(DEMO_RAZORPAY_PLANS)[0]!,
   yearly: Object.keys(DEMO_RAZORPAY_PLANS)[1]!,
 };
 
-export function razorpayPlanIds(): Partial<Record<PaidPlanId, string>> {
+function razorpayPlanIds(): Partial<Record<PaidPlanId, string>> {
   const { RAZORPAY_MONTHLY_PLAN_ID, RAZORPAY_YEARLY_PLAN_ID, mocked } = env();
   if (mocked.razorpay) return DEMO_PLAN_IDS;
   return { monthly: RAZORPAY_MONTHLY_PLAN_ID, yearly: RAZORPAY_YEARLY_PLAN_ID };
@@ -81,10 +84,14 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-function planIdOf(plan: PaidPlanId): string {
-  const id = razorpayPlanIds()[plan];
-  if (!id) throw new ProviderError(`No Razorpay plan id is configured for the ${plan} plan`);
-  return id;
+/** The paid plan a Razorpay plan id stands for: a configured one, or one the settings page created. */
+async function paidPlanOf(planId: string): Promise<PaidPlanId | null> {
+  const ids = razorpayPlanIds();
+  return (
+    (Object.keys(ids) as PaidPlanId[]).find((id) => ids[id] === planId) ??
+    (await paidPlanOfProviderPlan('razorpay', planId)) ??
+    null
+  );
 }
 
 interface RazorpayState {
@@ -98,26 +105,27 @@ interface RazorpayState {
   paid_count?: number;
 }
 
-function normaliseRazorpay(subscription: RazorpayState): ProviderSubscription {
-  const ids = razorpayPlanIds();
-  const plan =
-    (Object.keys(ids) as PaidPlanId[]).find((id) => ids[id] === subscription.plan_id) ?? null;
+async function normaliseRazorpay(subscription: RazorpayState): Promise<ProviderSubscription> {
+  const plan = await paidPlanOf(subscription.plan_id);
   const paid = (subscription.paid_count ?? 0) > 0 && subscription.current_start;
+  // Authorised with a start in the future: the member is in their trial, paid for by the mandate.
+  const inTrial =
+    subscription.status === 'authenticated' && (subscription.start_at ?? 0) * 1000 > Date.now();
   return {
     provider: 'razorpay',
     id: subscription.id,
-    status: STATUS[subscription.status] ?? 'pending',
+    status: inTrial ? 'active' : (STATUS[subscription.status] ?? 'pending'),
     plan,
     startedAt: fromSeconds(subscription.start_at ?? subscription.current_start),
     nextBillingAt: fromSeconds(subscription.charge_at ?? subscription.current_end),
     // Razorpay bills its plan's price, which its subscription does not repeat: the receipt takes
-    // the price the subscription was taken at.
+    // the price (and currency) the subscription was taken at.
     lastPayment:
       paid && plan
         ? {
             key: `cycle-${subscription.current_start}`,
             amountCents: null,
-            currency: 'USD',
+            currency: null,
             paidAt: fromSeconds(subscription.current_start)!,
           }
         : null,
@@ -128,22 +136,38 @@ function normaliseRazorpay(subscription: RazorpayState): ProviderSubscription {
 export const razorpayProvider: BillingProvider = {
   name: 'razorpay',
 
-  enabled() {
+  configured() {
     const { RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, mocked } = env();
-    const ids = razorpayPlanIds();
-    return (
-      mocked.razorpay ||
-      Boolean(RAZORPAY_KEY_ID && RAZORPAY_KEY_SECRET && ids.monthly && ids.yearly)
-    );
+    return mocked.razorpay || Boolean(RAZORPAY_KEY_ID && RAZORPAY_KEY_SECRET);
   },
 
-  async createSubscription({ plan, customer, reference, urls }) {
+  fallbackPlanIds: razorpayPlanIds,
+
+  async createPlan({ plan, amountCents, currency }: PlanTerms) {
+    const created = await call('plan', () =>
+      razorpay().plans.create({
+        period: plan,
+        interval: 1,
+        item: {
+          name: PLAN_NAMES[plan],
+          amount: amountCents,
+          currency,
+          description: `${PLAN_NAMES[plan]} of ${env().COMPANY_NAME}`,
+        },
+      }),
+    );
+    return created.id;
+  },
+
+  async createSubscription({ plan, planId, trialDays, customer, reference, urls }) {
     const created = await call('create', () =>
       razorpay().subscriptions.create({
-        plan_id: planIdOf(plan),
+        plan_id: planId,
         // Renewals for ten years; the member cancels whenever they like.
         total_count: plan === 'monthly' ? 120 : 10,
         customer_notify: 1,
+        // Razorpay's trial: the mandate is authorised now, the first charge waits until start_at.
+        ...(trialDays > 0 ? { start_at: Math.floor(Date.now() / 1000) + trialDays * 86_400 } : {}),
         notes: {
           notes_key_1: `${customer.firstName} ${customer.lastName}, ${customer.email}, ${customer.address}, ${customer.postalCode}, ${customer.country}`,
           reference,
@@ -159,7 +183,7 @@ export const razorpayProvider: BillingProvider = {
 
   async fetchSubscription(id) {
     const found = await call('fetch', () => razorpay().subscriptions.fetch(id));
-    return normaliseRazorpay(found as unknown as RazorpayState);
+    return await normaliseRazorpay(found as unknown as RazorpayState);
   },
 
   async cancelSubscription(id) {
