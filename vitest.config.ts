@@ -43,6 +43,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'plan-settings',
   'queue-factory',
   'quiz',
+  'quiz-editing',
   'rate-limit-fallback',
   'scorm-export',
   'seed',

@@ -29,6 +29,17 @@ export function QuizLink({ quiz, courseId }: { quiz: QuizLinkData | undefined; c
       <span className="muted" data-testid="quiz-status">
         {status}
       </span>
+      {quiz.ready ? (
+        <>
+          {' · '}
+          <Link
+            to={`/quiz/${courseId}/${quiz.id}/edit`}
+            aria-label={`Edit ${quiz.kind === 'exam' ? 'the final exam' : 'the topic quiz'}`}
+          >
+            Edit quiz
+          </Link>
+        </>
+      ) : null}
     </p>
   );
 }
