@@ -22,7 +22,7 @@ import {
 const filled = (max: number, message: string) =>
   z.string({ error: message }).trim().min(1, message).max(max, message);
 
-export const quizQuestionSchema = z
+const quizQuestionSchema = z
   .object({
     question: filled(MAX_QUIZ_QUESTION_CHARS, QUIZ_QUESTION_MESSAGE),
     options: z
