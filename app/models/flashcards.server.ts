@@ -423,7 +423,10 @@ export async function cardsOfCourse(courseId: string, userId: string) {
     .orderBy(asc(lessons.ordinal), asc(flashcards.position));
 }
 
-/** Per topic of a course: its cards, how many are due before `tomorrow`, and decks being written. */
+/**
+ * Per topic of a course: its cards, how many are due before `tomorrow`, decks being written and
+ * decks whose lesson changed since.
+ */
 export async function topicCardCounts(courseId: string, userId: string, tomorrow: Date) {
   const { flashcardDecks, flashcardSchedules, flashcards, lessons } = tables;
   const dueToday = and(
@@ -445,17 +448,28 @@ export async function topicCardCounts(courseId: string, userId: string, tomorrow
     )
     .where(eq(flashcards.courseId, courseId))
     .groupBy(lessons.topicId);
-  const writing = await database()
-    .select({ topicId: lessons.topicId, decks: count() })
+  const decks = await database()
+    .select({
+      topicId: lessons.topicId,
+      writing: countWhere(ne(flashcardDecks.state, 'done')),
+      changed: countWhere(
+        and(eq(flashcardDecks.state, 'done'), eq(flashcardDecks.lessonChanged, true)),
+      ),
+    })
     .from(flashcardDecks)
     .innerJoin(lessons, eq(lessons.id, flashcardDecks.lessonId))
-    .where(and(eq(flashcardDecks.courseId, courseId), ne(flashcardDecks.state, 'done')))
+    .where(eq(flashcardDecks.courseId, courseId))
     .groupBy(lessons.topicId);
-  const counts = new Map<number, { cards: number; due: number; writing: number }>();
-  for (const row of cards) counts.set(row.topicId, { cards: row.cards, due: row.due, writing: 0 });
-  for (const row of writing) {
-    const entry = counts.get(row.topicId) ?? { cards: 0, due: 0, writing: 0 };
-    entry.writing = row.decks;
+  const counts = new Map<
+    number,
+    { cards: number; due: number; writing: number; changed: number }
+  >();
+  for (const row of cards)
+    counts.set(row.topicId, { cards: row.cards, due: row.due, writing: 0, changed: 0 });
+  for (const row of decks) {
+    const entry = counts.get(row.topicId) ?? { cards: 0, due: 0, writing: 0, changed: 0 };
+    entry.writing = row.writing;
+    entry.changed = row.changed;
     counts.set(row.topicId, entry);
   }
   return counts;

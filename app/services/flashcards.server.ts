@@ -354,6 +354,7 @@ export interface TopicCards {
   cards: number;
   due: number;
   writing: number;
+  changed: number;
 }
 
 /** The course view's line under each topic: its cards, how many are due today, any being written. */

@@ -119,8 +119,14 @@ describe('editing a quiz and rewriting the cards of a changed lesson in a browse
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/course\/[\w-]+\?lesson=\d+$/);
 
+    // The course view says so under the topic, and links to the offer.
+    const changed = page.getByTestId('topic-cards-changed');
+    await expect(changed.innerText()).resolves.toBe(
+      'a lesson changed since its cards were written',
+    );
+    await changed.click();
+    await page.waitForURL(/\/cards#topic-\d+$/);
     // Its cards are offered for rewriting, and only its.
-    await page.goto(cardsUrl);
     const offer = firstLesson.getByTestId('deck-changed');
     await expect(offer.innerText()).resolves.toContain(
       'This lesson changed since these cards were written.',
