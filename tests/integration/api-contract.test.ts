@@ -1013,7 +1013,7 @@ describe("a member's own quizzes through the API", () => {
     expect(edited.body.quiz).toMatchObject({ questions: [changed] });
     const refused = await api('POST', path, {
       token,
-      body: { questions: [{ ...changed, options: ['Four', 'four'] }] },
+      body: { questions: [{ ...changed, options: ['Four', 'four'], answer: 0 }] },
     });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe(`Question 1: ${QUIZ_SAME_OPTIONS_MESSAGE}`);
