@@ -45,6 +45,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'provider-plans',
   'queue-factory',
   'quiz',
+  'quiz-editing',
   'rate-limit-fallback',
   'scorm-export',
   'seed',

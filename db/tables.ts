@@ -692,6 +692,12 @@ export const flashcardDecks = table(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     generatedAt: timestamp('generated_at'),
+    /**
+     * The lesson's text changed after these cards were written from it (ADR 0061): set by every
+     * write that replaces a written lesson's text, cleared when a deck is stored from the current
+     * text. The member is offered to rewrite the deck, never rewritten unasked.
+     */
+    lessonChanged: boolean('lesson_changed').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

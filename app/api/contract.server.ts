@@ -5,6 +5,7 @@ import { billingOperations } from './contract/billing.server';
 import { courseOperations } from './contract/courses.server';
 import { lessonOperations } from './contract/lessons.server';
 import type { ApiOperation } from './contract/operation.server';
+import { quizOperations } from './contract/quizzes.server';
 import { siteOperations } from './contract/site.server';
 import { webhookOperations } from './contract/webhooks.server';
 
@@ -25,6 +26,7 @@ export const API = {
   ...accountOperations,
   ...courseOperations,
   ...lessonOperations,
+  ...quizOperations,
   ...aiAndMediaOperations,
   ...billingOperations,
   ...adminOperations,

@@ -71,6 +71,14 @@ export function QuizForm({ view, result }: { view: QuizPageView; result?: QuizSu
     <section className="page quiz-page" data-testid="quiz">
       <p>
         <Link to={`/course/${view.course.id}`}>← Back to {view.course.mainTopic}</Link>
+        {view.state === 'done' ? (
+          <>
+            {' · '}
+            <Link to={`/quiz/${view.course.id}/${view.quiz.id}/edit`} data-testid="edit-quiz">
+              Edit quiz
+            </Link>
+          </>
+        ) : null}
       </p>
       <h1 {...(view.quiz.kind === 'topic' ? text : {})}>{heading}</h1>
       {view.history.length > 0 ? (

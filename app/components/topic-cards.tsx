@@ -4,6 +4,8 @@ export interface TopicCardsData {
   cards: number;
   due: number;
   writing: number;
+  /** Decks whose lesson changed after they were written (ADR 0061): offered on the cards page. */
+  changed: number;
 }
 
 /** A topic's flashcards in the course outline: how many, how many are due today, or being written. */
@@ -16,7 +18,7 @@ export function TopicCardsLink({
   topicId: number;
   counts: TopicCardsData | undefined;
 }) {
-  const { cards = 0, due = 0, writing = 0 } = counts ?? {};
+  const { cards = 0, due = 0, writing = 0, changed = 0 } = counts ?? {};
   const status =
     cards > 0
       ? `${cards} card${cards === 1 ? '' : 's'}${due > 0 ? ` · ${due} due today` : ''}`
@@ -30,6 +32,16 @@ export function TopicCardsLink({
         {status}
         {cards > 0 && writing > 0 ? ' · more being written' : ''}
       </span>
+      {changed > 0 ? (
+        <>
+          {' · '}
+          <Link to={`/course/${courseId}/cards#topic-${topicId}`} data-testid="topic-cards-changed">
+            {changed === 1
+              ? 'a lesson changed since its cards were written'
+              : `${changed} lessons changed since their cards were written`}
+          </Link>
+        </>
+      ) : null}
     </p>
   );
 }

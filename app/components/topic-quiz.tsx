@@ -29,6 +29,14 @@ export function QuizLink({ quiz, courseId }: { quiz: QuizLinkData | undefined; c
       <span className="muted" data-testid="quiz-status">
         {status}
       </span>
+      {quiz.ready ? (
+        <>
+          {' · '}
+          <Link to={`/quiz/${courseId}/${quiz.id}/edit`} data-testid="edit-quiz-link">
+            Edit quiz
+          </Link>
+        </>
+      ) : null}
     </p>
   );
 }

@@ -51,3 +51,6 @@ export const ALREADY_GRADED_MESSAGE = 'This card has been graded already.';
 export const SUSPENDED_MESSAGE = 'This card is suspended: resume it to review it again.';
 export const UNKNOWN_INTENT_MESSAGE = 'Choose to edit, suspend or resume the card.';
 export const FLASHCARDS_NOT_IN_PLAN_MESSAGE = 'Flashcards are not part of your plan.';
+export const DECK_BEING_WRITTEN_MESSAGE =
+  'The cards of this lesson are being written right now: they are ready in a moment.';
+export const DECK_CHANGED_MESSAGE = 'This lesson changed since these cards were written.';

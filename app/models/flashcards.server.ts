@@ -139,24 +139,70 @@ export async function recordDeckFailure(lessonId: number, failures: number, mess
 
 /**
  * Stores a deck once, with its member's schedules: a job run twice (or a copy racing a job)
- * cannot write a second set of cards. Returns whether it stored.
+ * cannot write a second set of cards. A rewritten deck (ADR 0061) replaces the lesson's cards,
+ * their schedules and reviews with them. `writtenFrom` is the lesson text the cards were written
+ * from: if the lesson changed while they were being written, the deck stays marked as changed.
+ * Returns whether it stored.
  */
 export async function storeDeck(
   deck: DeckOwed & { userId: string },
   cards: NewCard[],
+  writtenFrom: string,
   now = new Date(),
 ): Promise<boolean> {
   return transaction(async (tx) => {
-    const { flashcardDecks } = tables;
+    const { flashcardDecks, flashcards, lessons } = tables;
+    const lesson = await first(
+      tx.select({ theory: lessons.theory }).from(lessons).where(eq(lessons.id, deck.lessonId)),
+    );
     const claimed = await tx
       .update(flashcardDecks)
-      .set({ state: 'done', lastError: null, generatedAt: now })
+      .set({
+        state: 'done',
+        lastError: null,
+        generatedAt: now,
+        lessonChanged: lesson?.theory !== writtenFrom,
+      })
       .where(unfinished(deck.lessonId))
       .returning({ lessonId: flashcardDecks.lessonId });
     if (claimed.length !== 1) return false;
+    await tx.delete(flashcards).where(eq(flashcards.lessonId, deck.lessonId));
     await insertCards(deck, cards, now);
     return true;
   });
+}
+
+/**
+ * The lesson's text was replaced (in the writer's transaction): its deck, if any, is marked as
+ * written from an older text, to be offered for rewriting. Given the new text, only a real change
+ * marks it (an API client echoing a lesson back changes nothing).
+ */
+export async function markDeckLessonChanged(lessonId: number, newTheory?: string) {
+  const { flashcardDecks, lessons } = tables;
+  const changed =
+    newTheory === undefined
+      ? undefined
+      : sql`exists (select 1 from ${lessons} where ${lessons.id} = ${lessonId} and ${lessons.theory} <> ${newTheory})`;
+  await database()
+    .update(flashcardDecks)
+    .set({ lessonChanged: true })
+    .where(and(eq(flashcardDecks.lessonId, lessonId), changed));
+}
+
+/**
+ * The member asked for a written deck to be rewritten (ADR 0061): owed again, so its job (the
+ * usual one) writes it; its cards stay until the new ones replace them. Returns whether it did
+ * (false for a deck not written, or being written).
+ */
+export async function reopenDeck(lessonId: number): Promise<DeckOwed | undefined> {
+  const { flashcardDecks } = tables;
+  return first(
+    database()
+      .update(flashcardDecks)
+      .set({ state: 'queued', attempts: 0, lastError: null })
+      .where(and(eq(flashcardDecks.lessonId, lessonId), eq(flashcardDecks.state, 'done')))
+      .returning({ lessonId: flashcardDecks.lessonId, courseId: flashcardDecks.courseId }),
+  );
 }
 
 /** Decks still owed: the work the sweeper keeps a job for. */
@@ -377,7 +423,10 @@ export async function cardsOfCourse(courseId: string, userId: string) {
     .orderBy(asc(lessons.ordinal), asc(flashcards.position));
 }
 
-/** Per topic of a course: its cards, how many are due before `tomorrow`, and decks being written. */
+/**
+ * Per topic of a course: its cards, how many are due before `tomorrow`, decks being written and
+ * decks whose lesson changed since.
+ */
 export async function topicCardCounts(courseId: string, userId: string, tomorrow: Date) {
   const { flashcardDecks, flashcardSchedules, flashcards, lessons } = tables;
   const dueToday = and(
@@ -399,17 +448,28 @@ export async function topicCardCounts(courseId: string, userId: string, tomorrow
     )
     .where(eq(flashcards.courseId, courseId))
     .groupBy(lessons.topicId);
-  const writing = await database()
-    .select({ topicId: lessons.topicId, decks: count() })
+  const decks = await database()
+    .select({
+      topicId: lessons.topicId,
+      writing: countWhere(ne(flashcardDecks.state, 'done')),
+      changed: countWhere(
+        and(eq(flashcardDecks.state, 'done'), eq(flashcardDecks.lessonChanged, true)),
+      ),
+    })
     .from(flashcardDecks)
     .innerJoin(lessons, eq(lessons.id, flashcardDecks.lessonId))
-    .where(and(eq(flashcardDecks.courseId, courseId), ne(flashcardDecks.state, 'done')))
+    .where(eq(flashcardDecks.courseId, courseId))
     .groupBy(lessons.topicId);
-  const counts = new Map<number, { cards: number; due: number; writing: number }>();
-  for (const row of cards) counts.set(row.topicId, { cards: row.cards, due: row.due, writing: 0 });
-  for (const row of writing) {
-    const entry = counts.get(row.topicId) ?? { cards: 0, due: 0, writing: 0 };
-    entry.writing = row.decks;
+  const counts = new Map<
+    number,
+    { cards: number; due: number; writing: number; changed: number }
+  >();
+  for (const row of cards)
+    counts.set(row.topicId, { cards: row.cards, due: row.due, writing: 0, changed: 0 });
+  for (const row of decks) {
+    const entry = counts.get(row.topicId) ?? { cards: 0, due: 0, writing: 0, changed: 0 };
+    entry.writing = row.writing;
+    entry.changed = row.changed;
     counts.set(row.topicId, entry);
   }
   return counts;
@@ -435,4 +495,20 @@ export async function writtenDecksOfCourse(courseId: string): Promise<Map<number
       { question: row.question, answer: row.answer },
     ]);
   return decks;
+}
+
+/** Each written lesson's deck in a course: whether it is written, and whether its lesson changed since. */
+export async function decksOfCourse(
+  courseId: string,
+): Promise<Map<number, { state: FlashcardDeck['state']; lessonChanged: boolean }>> {
+  const { flashcardDecks } = tables;
+  const rows = await database()
+    .select({
+      lessonId: flashcardDecks.lessonId,
+      state: flashcardDecks.state,
+      lessonChanged: flashcardDecks.lessonChanged,
+    })
+    .from(flashcardDecks)
+    .where(eq(flashcardDecks.courseId, courseId));
+  return new Map(rows.map(({ lessonId, ...deck }) => [lessonId, deck]));
 }

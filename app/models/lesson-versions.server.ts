@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { lessonVersions } from '../../db/schema';
 import { MAX_LESSON_VERSIONS, type LessonVersionKind } from '~/domain/lesson-editing';
+import { markDeckLessonChanged } from './flashcards.server';
 import { database, first, tables, transaction } from '~/utils/database.server';
 
 /**
@@ -60,7 +61,8 @@ export type ReplaceOutcome = 'replaced' | 'missing' | 'busy';
 
 /**
  * Replaces a written lesson's text (and title) and keeps the new version, in the caller's
- * transaction or its own. `allowRunning` is for the regeneration's own job: every other writer
+ * transaction or its own; the lesson's flashcards, if written, are marked as written from an
+ * older text (ADR 0061). `allowRunning` is for the regeneration's own job: every other writer
  * is refused ('busy') while the lesson is not written yet or a regeneration is running, checked
  * here at write time, so a running job's text and an edit never overwrite each other unseen.
  */
@@ -108,6 +110,7 @@ export async function replaceLessonText(
       .update(lessons)
       .set({ title, theory: text.theory, generatedAt: new Date() })
       .where(eq(lessons.id, lessonId));
+    if (text.theory !== lesson.theory) await markDeckLessonChanged(lessonId);
     await db.insert(lessonVersions).values({
       lessonId,
       kind: text.kind,

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { lessons, CourseType, LessonSource, MediaState } from '../../db/schema';
 import { database, first, tables, transaction, type Tables } from '~/utils/database.server';
-import { insertOwedDecks } from './flashcards.server';
+import { insertOwedDecks, markDeckLessonChanged } from './flashcards.server';
 
 /**
  * One row per lesson. Every write here touches exactly one lesson row and only
@@ -256,6 +256,7 @@ async function updateLessonFromClient({ lessonId, ...update }: ClientLessonUpdat
       )
     : undefined;
   if (firstTheory) await insertOwedDecks([{ lessonId, courseId: firstTheory.courseId }]);
+  else if (update.theory) await markDeckLessonChanged(lessonId, update.theory);
   await database()
     .update(lessons)
     .set({

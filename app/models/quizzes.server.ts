@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { quizAttempts, quizzes, QuizQuestion } from '../../db/schema';
 import { database, first, tables } from '~/utils/database.server';
 
@@ -137,6 +137,23 @@ export async function storeQuizQuestions(
     .update(quizzes)
     .set({ questions, state: 'done', lastError: null, generatedAt: new Date() })
     .where(and(eq(quizzes.id, quizId), isNull(quizzes.questions)))
+    .returning({ id: quizzes.id });
+  return stored.length === 1;
+}
+
+/**
+ * The author's edit of a written quiz (ADR 0061): only once it has questions, so an edit and the
+ * quiz's job never write over each other (the job writes only where there are none).
+ */
+export async function replaceQuizQuestions(
+  quizId: number,
+  questions: QuizQuestion[],
+): Promise<boolean> {
+  const { quizzes } = tables;
+  const stored = await database()
+    .update(quizzes)
+    .set({ questions })
+    .where(and(eq(quizzes.id, quizId), isNotNull(quizzes.questions)))
     .returning({ id: quizzes.id });
   return stored.length === 1;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   ALREADY_GRADED_MESSAGE,
   ANSWER_LENGTH_MESSAGE,
+  DECK_BEING_WRITTEN_MESSAGE,
   FLASHCARDS_NOT_IN_PLAN_MESSAGE,
   GRADES,
   intervalLabel,
@@ -19,11 +20,13 @@ import { fail, ok, type Result } from '~/domain/result';
 import { courseOutline, getCourseForUser } from '~/models/courses.server';
 import {
   cardsOfCourse,
+  decksOfCourse,
   dueCounts,
   getCardOfMember,
   listUnfinishedDecksOfCourse,
   nextDueCard,
   owedDecksOfMember,
+  reopenDeck,
   setCardSuspended,
   storeGrade,
   topicCardCounts,
@@ -276,6 +279,10 @@ export interface CourseCardsView {
     lessons: {
       id: number;
       title: string;
+      /** The lesson's text changed after its cards were written: offered for rewriting. */
+      changed: boolean;
+      /** Its cards are being written (again). */
+      writing: boolean;
       cards: {
         id: number;
         question: string;
@@ -316,6 +323,7 @@ export async function courseCards(
   await keepDecksWriting(owed);
   const { tomorrow } = dayBounds(clock.now, clock.timeZone);
   const cards = await cardsOfCourse(course.id, user.id);
+  const decks = await decksOfCourse(course.id);
   return ok({
     course: { id: course.id, mainTopic: course.mainTopic, language: course.language },
     writing: owed.length,
@@ -325,6 +333,8 @@ export async function courseCards(
       lessons: topic.lessons.map((lesson) => ({
         id: lesson.id,
         title: lesson.title,
+        changed: decks.get(lesson.id)?.lessonChanged ?? false,
+        writing: (decks.get(lesson.id)?.state ?? 'done') !== 'done',
         cards: cards
           .filter((card) => card.lessonId === lesson.id)
           .map((card) => ({
@@ -344,6 +354,7 @@ export interface TopicCards {
   cards: number;
   due: number;
   writing: number;
+  changed: number;
 }
 
 /** The course view's line under each topic: its cards, how many are due today, any being written. */
@@ -354,4 +365,26 @@ export async function topicCardsOf(
 ): Promise<Map<number, TopicCards> | null> {
   if (!flashcardsIncluded(user.plan)) return null;
   return topicCardCounts(courseId, user.id, dayBounds(clock.now, clock.timeZone).tomorrow);
+}
+
+/**
+ * Rewrites a written lesson's deck from its current text (ADR 0061), through the deck's usual
+ * job: offered when the lesson changed after its cards were written, allowed at any time. The
+ * cards (their schedules and reviews with them) are replaced when the new ones are stored. 409
+ * while the deck is being written.
+ */
+export async function rewriteDeck(
+  user: User,
+  courseId: string,
+  lessonId: number,
+): Promise<Result<DeckOwed>> {
+  const refused = refusedByPlan(user);
+  if (refused) return refused;
+  const course = await getCourseForUser(courseId, user.id);
+  const decks = course ? await decksOfCourse(course.id) : undefined;
+  if (!decks?.has(lessonId)) return fail('Not Found', 404);
+  const reopened = await reopenDeck(lessonId);
+  if (!reopened) return fail(DECK_BEING_WRITTEN_MESSAGE, 409);
+  await keepDecksWriting([reopened]);
+  return ok(reopened);
 }

@@ -7,12 +7,20 @@ import {
   listAttempts,
   listQuizzesOfCourse,
   scoresOfCourse,
+  replaceQuizQuestions,
   type Quiz,
   type QuizAttempt,
 } from '~/models/quizzes.server';
 import { freshPriority } from '~/queues/priorities.server';
 import { ensureQuizJobs } from '~/queues/quiz.server';
+import {
+  MAX_QUIZ_OPTIONS,
+  QUIZ_BUSY_MESSAGE,
+  quizQuestionCountMessage,
+} from '~/domain/quiz-editing';
 import { fail, ok, type Result } from '~/domain/result';
+import { quizIssueMessage, quizQuestionsSchema } from '~/services/quiz-rules.server';
+import type { QuizQuestion } from '../../db/schema';
 import { log } from '~/utils/logger.server';
 import { noteRedisFailure } from '~/utils/redis.server';
 
@@ -241,4 +249,93 @@ export async function submitQuiz(
     results,
     history: historyOf(await listAttempts(quiz.id, userId)),
   });
+}
+
+export interface QuizEditView {
+  course: { id: string; mainTopic: string; language: string };
+  quiz: { id: number; kind: Quiz['kind']; title: string };
+  /** True while the quiz is being written: it cannot be edited until its questions are stored. */
+  busy: boolean;
+  /** The whole answer key: only the quiz's owner, its author, is shown it to edit it. */
+  questions: QuizQuestion[];
+}
+
+function editView(course: Course, quiz: Quiz): QuizEditView {
+  return {
+    course: { id: course.id, mainTopic: course.mainTopic, language: course.language },
+    quiz: { id: quiz.id, kind: quiz.kind, title: quiz.title },
+    busy: !quiz.questions,
+    questions: quiz.questions ?? [],
+  };
+}
+
+/** A quiz with its answer key, for its owner to edit (ADR 0061); anyone else's is a 404. */
+export async function quizForEditing(
+  userId: string,
+  courseId: string,
+  quizId: number,
+): Promise<Result<QuizEditView>> {
+  const own = await ownQuiz(userId, courseId, quizId);
+  if (!own) return fail('Not Found', 404);
+  return ok(editView(own.course, own.quiz));
+}
+
+const field = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/**
+ * The edited questions from a form (`q0-question`, `q0-option0` … `q0-option5`, `q0-answer` naming
+ * an option's slot, `q0-explanation`) in the shape an API client sends (`questions: [...]`).
+ * Blank option slots are left out, the right option counted among those kept, so a form can offer
+ * empty slots to add options without JavaScript.
+ */
+function questionsFromForm(body: Record<string, unknown>, count: number): unknown[] {
+  return Array.from({ length: count }, (_, index) => {
+    const prefix = `q${index}-`;
+    const slots = Array.from({ length: MAX_QUIZ_OPTIONS }, (_, slot) =>
+      field(body[`${prefix}option${slot}`]),
+    );
+    const kept = slots.flatMap((option, slot) => (option.trim() ? [{ option, slot }] : []));
+    const chosen = Number(field(body[`${prefix}answer`]) || Number.NaN);
+    return {
+      question: field(body[`${prefix}question`]),
+      options: kept.map((each) => each.option),
+      answer: kept.findIndex((each) => each.slot === chosen),
+      explanation: field(body[`${prefix}explanation`]),
+    };
+  });
+}
+
+/** Text as one line: questions, options and explanations are shown on one line each. */
+const oneLineOf = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+
+/**
+ * The author's last word on a written quiz (ADR 0061): its questions, options, right options and
+ * explanations, checked by the rules the AI's quizzes pass (`quiz-rules.server.ts`), the number of
+ * questions kept. A quiz still being written is a 409; the write itself is refused if the quiz
+ * has no questions, so its job and an edit never write over each other. Earlier attempts keep
+ * their scores.
+ */
+export async function editQuiz(
+  userId: string,
+  courseId: string,
+  quizId: number,
+  body: Record<string, unknown>,
+): Promise<Result<QuizEditView>> {
+  const own = await ownQuiz(userId, courseId, quizId);
+  if (!own) return fail('Not Found', 404);
+  const { course, quiz } = own;
+  if (!quiz.questions) return fail(QUIZ_BUSY_MESSAGE, 409);
+  const count = quiz.questions.length;
+  const sent = Array.isArray(body.questions) ? body.questions : questionsFromForm(body, count);
+  if (sent.length !== count) return fail(quizQuestionCountMessage(count), 400);
+  const parsed = quizQuestionsSchema.safeParse({ questions: sent });
+  if (!parsed.success) return fail(quizIssueMessage(parsed.error), 400);
+  const questions = parsed.data.questions.map((q) => ({
+    question: oneLineOf(q.question),
+    options: q.options.map(oneLineOf),
+    answer: q.answer,
+    explanation: oneLineOf(q.explanation),
+  }));
+  if (!(await replaceQuizQuestions(quiz.id, questions))) return fail(QUIZ_BUSY_MESSAGE, 409);
+  return ok(editView(course, { ...quiz, questions }));
 }

@@ -37,7 +37,7 @@ export async function processFlashcards(job: Job, token?: string) {
       lessonHtml: lesson.theory,
       language: course.language,
     });
-    if (await storeDeck({ lessonId, courseId, userId: course.userId }, cards)) {
+    if (await storeDeck({ lessonId, courseId, userId: course.userId }, cards, lesson.theory)) {
       log.info('flashcards.stored', { jobId: job.id, lessonId, courseId, cards: cards.length });
       recordWritten('flashcard', cards.length);
     }

@@ -66,6 +66,18 @@ describe('editing a lesson in a browser', () => {
       await expect
         .poll(() => page.getByTestId('viewed-version').innerText())
         .toContain(generatedText.slice(0, 40));
+      // The comparison marks the added line in words and a sign, not only in colour.
+      const diff = page.getByTestId('line-diff');
+      const added = diff.locator('[data-kind="added"]');
+      await expect(added.last().textContent()).resolves.toBe('+Added: A **sentence** I added.');
+      await expect(added.last().locator('ins').count()).resolves.toBe(1);
+      await expect(diff.locator('del').count()).resolves.toBe(0);
+      await expect(diff.locator('[data-kind="same"]').first().textContent()).resolves.toContain(
+        'Unchanged: ',
+      );
+      await expect(page.getByTestId('line-diff-summary').innerText()).resolves.toMatch(
+        /^\d lines? added, 0 removed/,
+      );
       await page.getByRole('button', { name: 'Restore version 1' }).click();
       await page.waitForURL(/\/course\/[\w-]+\?lesson=\d+$/);
       await expect.poll(() => lesson.locator(':scope > h2').innerText()).toBe(generatedTitle);

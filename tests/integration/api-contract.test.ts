@@ -7,6 +7,7 @@ import { DEMO_RAZORPAY_WEBHOOK_SECRET } from '../../mocks/razorpay';
 import { startApp, type RunningApp } from '../support/app-process';
 import { insertCourse } from '../support/courses';
 import { appDatabase, closeAppDatabases } from '../support/members';
+import { QUIZ_SAME_OPTIONS_MESSAGE } from '~/domain/quiz-editing';
 import { tables } from '~/utils/database.server';
 
 /**
@@ -972,6 +973,52 @@ describe("a member's own lessons and courses through the API", () => {
     expect((await api('POST', '/api/deletecourse', { token, body: { courseId } })).status).toBe(
       404,
     );
+  });
+});
+
+describe("a member's own quizzes through the API", () => {
+  it('reads a quiz with its answer key and edits it by the rules the AI keeps to', async () => {
+    const member = await signUpMember('quiz-author');
+    const courseId = await insertCourse(app, member.id, {
+      mainTopic: 'Quizzing',
+      lessons: 1,
+      allDone: true,
+    });
+    const questions = [
+      {
+        question: 'What are two and two?',
+        options: ['Four', 'Five'],
+        answer: 0,
+        explanation: 'Two and two make four.',
+      },
+    ];
+    const [quiz] = await appDatabase(app)
+      .insert(tables.quizzes)
+      .values({
+        courseId,
+        kind: 'exam',
+        title: 'Final exam',
+        questionCount: 1,
+        questions,
+        state: 'done',
+      })
+      .returning();
+    const path = `/api/quiz/${courseId}/${quiz!.id}`;
+    const { token } = member;
+
+    const read = await row('GET', path, { token });
+    expect(read.body.quiz).toMatchObject({ busy: false, questions });
+    const changed = { ...questions[0]!, options: ['Four', 'Five', 'Six'], answer: 2 };
+    const edited = await row('POST', path, { token, body: { questions: [changed] } });
+    expect(edited.body.quiz).toMatchObject({ questions: [changed] });
+    const refused = await api('POST', path, {
+      token,
+      body: { questions: [{ ...changed, options: ['Four', 'four'], answer: 0 }] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(`Question 1: ${QUIZ_SAME_OPTIONS_MESSAGE}`);
+    const other = await signUpMember('quiz-reader');
+    expect((await api('GET', path, { token: other.token })).status).toBe(404);
   });
 });
 

@@ -403,3 +403,67 @@ describe('flashcards', () => {
     expect(dueToday(review)).toBe(9);
   });
 });
+
+describe('cards follow their lesson (ADR 0061)', () => {
+  it('offers the deck of an edited lesson for rewriting, to its owner only, and rewrites it through its job', async () => {
+    const author = await member();
+    const course = await createCourse(author.cookie, ['Comets']);
+    const [deck] = await waitFor(decksWritten(course, 1));
+    const before = await cardsOf(course);
+    const lessonId = deck!.lessonId;
+    expect(await text(await get(`/course/${course}/cards`, author.cookie))).not.toContain(
+      'This lesson changed since these cards were written.',
+    );
+
+    const edited = await post(`/lesson/${lessonId}/edit`, author.cookie, {
+      intent: 'save',
+      title: 'Comets',
+      markdown: 'Comets are icy bodies with **tails**.',
+    });
+    expect(edited.status).toBe(302);
+    expect((await decksOf(course))[0]!.lessonChanged).toBe(true);
+    const offered = await text(await get(`/course/${course}/cards`, author.cookie));
+    expect(offered).toContain('This lesson changed since these cards were written.');
+    expect(offered).toContain('Rewrite cards');
+
+    // Another member can neither see nor rewrite it.
+    const other = await member();
+    const refused = await post(`/course/${course}/cards`, other.cookie, {
+      intent: 'rewrite',
+      lessonId: String(lessonId),
+    });
+    expect(refused.status).toBe(404);
+    expect((await decksOf(course))[0]).toMatchObject({ state: 'done', lessonChanged: true });
+
+    const rewrite = await post(`/course/${course}/cards`, author.cookie, {
+      intent: 'rewrite',
+      lessonId: String(lessonId),
+    });
+    expect(rewrite.status).toBe(303);
+    // The old cards stay until the new ones replace them, written from the current text.
+    await waitFor(decksWritten(course, 1));
+    const after = await cardsOf(course);
+    expect(after).toHaveLength(3);
+    expect(after.map((card) => card.id)).not.toEqual(before.map((card) => card.id));
+    expect(await cardById(before[0]!.id)).toBeUndefined();
+    expect((await decksOf(course))[0]!.lessonChanged).toBe(false);
+    expect(await text(await get(`/course/${course}/cards`, author.cookie))).not.toContain(
+      'This lesson changed since these cards were written.',
+    );
+    // Restoring the text the AI wrote changes the lesson again: offered again.
+    const [generated] = await appDb()
+      .select()
+      .from(tables.lessonVersions)
+      .where(
+        and(
+          eq(tables.lessonVersions.lessonId, lessonId),
+          eq(tables.lessonVersions.kind, 'generated'),
+        ),
+      );
+    const restored = await post(`/lesson/${lessonId}/history`, author.cookie, {
+      versionId: String(generated!.id),
+    });
+    expect(restored.status).toBe(302);
+    expect((await decksOf(course))[0]!.lessonChanged).toBe(true);
+  });
+});

@@ -129,6 +129,7 @@ const VISITS: Record<string, Visit[]> = {
   '/lesson/:lessonId/history': [as('member', (made) => `/lesson/${made.lessonId}/history`)],
   '/review': [as('member', '/review')],
   '/quiz/:courseId/:quizId': [as('member', (made) => made.quizPath)],
+  '/quiz/:courseId/:quizId/edit': [as('member', (made) => `${made.quizPath}/edit`)],
   '/certificate/:courseId': [as('member', (made) => `/certificate/${made.courseId}`)],
   '/profile': [as('member', '/profile')],
   '/subscription': [as('member', '/subscription')],

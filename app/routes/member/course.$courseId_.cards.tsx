@@ -1,13 +1,30 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData, useLocation, useRevalidator } from '@remix-run/react';
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useRevalidator,
+} from '@remix-run/react';
 import { useEffect } from 'react';
 import { TimeZoneCookie } from '~/components/time-zone-cookie';
+import { DECK_CHANGED_MESSAGE } from '~/domain/flashcards';
 import { languageAttributes } from '~/domain/languages';
-import { courseCards } from '~/services/flashcards.server';
+import { courseCards, rewriteDeck } from '~/services/flashcards.server';
 import courseStyles from '~/styles/course.css?url';
 import flashcardStyles from '~/styles/flashcards.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { reviewClock } from '~/utils/review-clock.server';
+import { toastHeader } from '~/utils/toast.server';
+import { readBody } from '~/utils/validation.server';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: courseStyles },
@@ -27,8 +44,33 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return { ...view.value, timeZone: clock.timeZone };
 }
 
+/**
+ * intent=rewrite, lessonId: the lesson's deck is written again from its current text (ADR 0061),
+ * by its usual job; the page then shows it being written and looks again until it is.
+ */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const body = await readBody(request);
+  const lessonId = Number(body.lessonId);
+  const rewritten = await rewriteDeck(user, params.courseId ?? '', lessonId);
+  if (!rewritten.ok) {
+    if (rewritten.status === 404) throw new Response('Not Found', { status: 404 });
+    return data({ message: rewritten.message }, { status: rewritten.status });
+  }
+  return redirect(`/course/${rewritten.value.courseId}/cards#lesson-cards-${lessonId}`, {
+    status: 303,
+    headers: {
+      'Set-Cookie': await toastHeader({
+        type: 'success',
+        message: 'The cards are being rewritten from the lesson as it is now.',
+      }),
+    },
+  });
+}
+
 export default function CourseCards() {
   const { course, topics, writing, timeZone } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
   const location = useLocation();
   const { revalidate, state } = useRevalidator();
   useEffect(() => {
@@ -57,6 +99,11 @@ export default function CourseCards() {
           {writing > 0 ? ` · the cards of ${writing} lessons are being written…` : ''}
         </span>
       </p>
+      {refused ? (
+        <p role="alert" className="error-text">
+          {refused.message}
+        </p>
+      ) : null}
       {topics.map((topic) => (
         <section
           key={topic.id}
@@ -67,8 +114,30 @@ export default function CourseCards() {
             {topic.title}
           </h2>
           {topic.lessons.map((lesson) => (
-            <div key={lesson.id} className="lesson-cards">
+            <div
+              key={lesson.id}
+              id={`lesson-cards-${lesson.id}`}
+              className="lesson-cards"
+              data-testid="lesson-cards"
+            >
               <h3 {...text}>{lesson.title}</h3>
+              {lesson.writing && lesson.cards.length > 0 ? (
+                <p role="status" className="muted" data-testid="deck-rewriting">
+                  These cards are being rewritten from the lesson as it is now…
+                </p>
+              ) : lesson.changed ? (
+                <Form method="post" className="deck-changed" data-testid="deck-changed">
+                  <input type="hidden" name="lessonId" value={lesson.id} />
+                  <span>{DECK_CHANGED_MESSAGE} </span>
+                  <button type="submit" name="intent" value="rewrite" className="button">
+                    Rewrite cards
+                  </button>
+                  <span className="muted">
+                    {' '}
+                    New cards replace these, with their review history.
+                  </span>
+                </Form>
+              ) : null}
               {lesson.cards.length === 0 ? (
                 <p className="muted">No cards yet: they are written once the lesson is.</p>
               ) : (

@@ -8,8 +8,10 @@ import {
 } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { describeVersion, MAX_LESSON_VERSIONS } from '~/domain/lesson-editing';
+import { diffLines, type DiffLine } from '~/domain/line-diff';
 import {
   lessonHistory,
+  lessonText,
   lessonVersionText,
   restoreLessonVersion,
 } from '~/services/lesson-editing.server';
@@ -29,7 +31,10 @@ async function memberLesson(request: Request, lessonId: string | undefined) {
   return lesson;
 }
 
-/** A lesson's kept versions (ADR 0059); `?version=` shows one beside the current text. */
+/**
+ * A lesson's kept versions (ADR 0059); `?version=` shows one beside the current text, and the
+ * lines of Markdown that differ between them (ADR 0061).
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const lesson = await memberLesson(request, params.lessonId);
   const versions = await lessonHistory(lesson);
@@ -44,6 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     lesson: { id: lesson.id, courseId: lesson.courseId, title: lesson.title, html: lesson.theory },
     versions,
     viewed,
+    changes: viewed ? diffLines(viewed.markdown, (await lessonText(lesson)).markdown) : null,
   };
 }
 
@@ -61,7 +67,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function LessonHistory() {
-  const { lesson, versions, viewed } = useLoaderData<typeof loader>();
+  const { lesson, versions, viewed, changes } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const numberOf = (versionId: number) =>
     versions.length - versions.findIndex((version) => version.id === versionId);
@@ -115,6 +121,7 @@ export default function LessonHistory() {
           </li>
         ))}
       </ol>
+      {viewed && changes ? <LineChanges version={numberOf(viewed.id)} lines={changes} /> : null}
       {viewed ? (
         <div className="version-compare">
           <section aria-labelledby="viewed-version" data-testid="viewed-version">
@@ -134,5 +141,55 @@ export default function LessonHistory() {
         </div>
       ) : null}
     </main>
+  );
+}
+
+const MARKS = {
+  added: { sign: '+', word: 'Added' },
+  removed: { sign: '−', word: 'Removed' },
+  same: { sign: ' ', word: 'Unchanged' },
+} as const;
+
+/**
+ * The Markdown of an earlier version against the current one, line by line. Each changed line
+ * says what happened in words and a sign (+, −) as well as in colour, and is an <ins> or <del>.
+ */
+function LineChanges({ version, lines }: { version: number; lines: DiffLine[] }) {
+  const added = lines.filter((line) => line.kind === 'added').length;
+  const removed = lines.filter((line) => line.kind === 'removed').length;
+  return (
+    <section aria-labelledby="line-changes" className="line-changes" data-testid="line-diff">
+      <h2 id="line-changes">Changes from version {version} to the current text</h2>
+      <p className="muted" data-testid="line-diff-summary">
+        {added === 0 && removed === 0
+          ? 'The Markdown of both is the same.'
+          : `${added} line${added === 1 ? '' : 's'} added, ${removed} removed (in Markdown). Removed lines are only in version ${version}, added lines only in the current text.`}
+      </p>
+      <ol className="line-diff">
+        {lines.map((line, index) => {
+          const mark = MARKS[line.kind];
+          const content = (
+            <>
+              <span className="diff-sign" aria-hidden="true">
+                {mark.sign}
+              </span>
+              <span className="diff-word">{mark.word}: </span>
+              {line.text || '\u00a0'}
+            </>
+          );
+          return (
+            <li key={index} className={`diff-${line.kind}`} data-kind={line.kind}>
+              {line.kind === 'added' ? (
+                <ins>{content}</ins>
+              ) : line.kind === 'removed' ? (
+                <del>{content}</del>
+              ) : (
+                content
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mockToolInput, QUIZ_TOOL } from '../../../mocks/ai-answers';
 import { readKnobs } from '../../../mocks/knobs';
+import { QUIZ_SAME_OPTIONS_MESSAGE } from '~/domain/quiz-editing';
 import { AiOutputError } from './ai.server';
 import { parseQuiz, quizPrompt } from './quiz-questions.server';
 
@@ -31,6 +32,12 @@ describe('parseQuiz', () => {
     ['fewer questions than asked', { questions: [question(), question()] }],
   ])('refuses %s as unusable', (_, raw) => {
     expect(() => parseQuiz(raw, 3)).toThrow(AiOutputError);
+  });
+  it("names the broken question and its rule, in the words an author's edit is refused with", () => {
+    const raw = { questions: [question(0), { ...question(0), options: ['A', 'a'] }] };
+    expect(() => parseQuiz(raw, 2)).toThrow(
+      `The quiz has the wrong shape: Question 2: ${QUIZ_SAME_OPTIONS_MESSAGE}`,
+    );
   });
 });
 

@@ -1,13 +1,14 @@
-import { z } from 'zod';
 import { stripCodeFences } from '~/utils/markdown.server';
 import type { QuizQuestion } from '../../../db/schema';
 import type { AiTool } from './ai-provider.server';
 import { AiOutputError, type CallOptions, callTool, oneLine, TEACHER_SYSTEM } from './ai.server';
 import { languageInstruction } from '~/domain/languages';
+import { quizIssueMessage, quizQuestionsSchema } from '~/services/quiz-rules.server';
 
 /**
- * Quiz questions from the model as a forced tool call, accepted only when each question has
- * exactly one right option among 2 to 6 and a one-line explanation (ADR 0018).
+ * Quiz questions from the model as a forced tool call, accepted only when each question keeps
+ * the quiz rules (`quiz-rules.server.ts`: one right option among 2 to 6 distinct ones, an
+ * explanation), which an author's edit keeps too (ADR 0018, 0061).
  */
 const QUIZ_TOOL = 'course_quiz';
 
@@ -79,21 +80,6 @@ const quizTool: AiTool = {
   },
 };
 
-const line = z.string().trim().min(1).max(500);
-const questionSchema = z
-  .object({
-    question: line,
-    options: z.array(z.string().trim().min(1).max(300)).min(2).max(6),
-    answer: z.number().int().min(0),
-    explanation: line,
-  })
-  .refine((q) => q.answer < q.options.length, 'The right option is not among the options')
-  .refine(
-    (q) => new Set(q.options.map((o) => o.toLowerCase())).size === q.options.length,
-    'Two options are the same',
-  );
-const quizSchema = z.object({ questions: z.array(questionSchema).min(1) });
-
 /** The model's answer (an object, or JSON text with or without fences) as questions, or AiOutputError. */
 export function parseQuiz(raw: unknown, questionCount: number): QuizQuestion[] {
   let value = raw;
@@ -104,9 +90,9 @@ export function parseQuiz(raw: unknown, questionCount: number): QuizQuestion[] {
       throw new AiOutputError('The quiz is not valid JSON');
     }
   }
-  const parsed = quizSchema.safeParse(value);
+  const parsed = quizQuestionsSchema.safeParse(value);
   if (!parsed.success)
-    throw new AiOutputError(`The quiz has the wrong shape: ${parsed.error.issues[0]?.message}`);
+    throw new AiOutputError(`The quiz has the wrong shape: ${quizIssueMessage(parsed.error)}`);
   if (parsed.data.questions.length < questionCount)
     throw new AiOutputError(
       `The quiz has ${parsed.data.questions.length} questions instead of ${questionCount}`,
