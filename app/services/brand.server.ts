@@ -125,12 +125,12 @@ export function absoluteUrl(address: string): string {
  * Who an email is from: EMAIL_FROM's address, under the brand's name once the operator has set
  * one (the address stays the configured one, which the SMTP server allows to send).
  */
-export async function emailSender(): Promise<string | { name: string; address: string }> {
+export async function emailSender(): Promise<string> {
   const configured = env().EMAIL_FROM;
   const { name } = await brandSettings();
   if (!name) return configured;
   const address = /<([^>]+)>/.exec(configured)?.[1] ?? configured.trim();
-  return { name, address };
+  return `"${name.replace(/["\\]/g, '')}" <${address}>`;
 }
 
 const logoCache = new Map<string, { type: LogoType; bytes: Buffer } | null>();

@@ -3,7 +3,7 @@ import { useLoaderData } from '@remix-run/react';
 import { getCertificateByPublicId } from '~/models/completions.server';
 import { formatCertificateDate } from '~/services/certificate/template.server';
 import certificateStyles from '~/styles/certificate.css?url';
-import { env } from '~/utils/env.server';
+import { brand } from '~/services/brand.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: certificateStyles }];
 
@@ -22,7 +22,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
     courseTitle: certificate.courseTitle,
     completedAt: certificate.completedAt.toISOString(),
     date: formatCertificateDate(certificate.completedAt),
-    issuer: env().COMPANY_NAME,
+    issuer: (await brand()).name,
   };
 }
 
