@@ -88,6 +88,8 @@ const ACTIVE: Record<string, string> = {
   animatetransform: 'an animation',
 };
 const LINK_ATTRIBUTES = new Set(['href', 'xlink:href', 'src']);
+/** Of the namespaced attributes (editors' metadata mostly), the ones drawing needs. */
+const KEPT_NAMESPACED = new Set(['xmlns:xlink', 'xml:space']);
 /** A reference to anything but a part of this file or an embedded PNG/JPEG. */
 const OUTSIDE_REFERENCE = /url\(\s*['"]?(?!#)|@import|javascript:|expression\s*\(/i;
 
@@ -130,7 +132,7 @@ function sanitizeSvg(source: string): Result<Buffer> {
             else kept.push(`${attribute}="${escapeXml(target)}"`);
           } else if (OUTSIDE_REFERENCE.test(value)) {
             refusal ??= `a reference to something outside the logo (${attribute})`;
-          } else if (!key.includes(':') || key.startsWith('xmlns') || key === 'xml:space') {
+          } else if (!key.includes(':') || KEPT_NAMESPACED.has(key)) {
             kept.push(`${attribute}="${escapeXml(value)}"`);
           }
         }
