@@ -12,11 +12,6 @@ export function siteName(matches: readonly MatchLike[]): string {
   return root?.brand?.name ?? 'CourseGen';
 }
 
-/** A page's title under the site's name: "My Courses | Acme Academy". */
-export function pageTitle(matches: readonly MatchLike[], title: string): MetaDescriptor {
-  return { title: `${title} | ${siteName(matches)}` };
-}
-
 /**
  * A page's title and description for search engines and link previews. Remix
  * uses only the deepest route's meta, so every page states all of it.

@@ -8,13 +8,18 @@ import courseStyles from '~/styles/course.css?url';
 import flashcardStyles from '~/styles/flashcards.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { reviewClock } from '~/utils/review-clock.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: courseStyles },
   { rel: 'stylesheet', href: flashcardStyles },
 ];
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Flashcards: ${data.course.mainTopic} | CourseGen` : 'Flashcards | CourseGen' },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  {
+    title: data
+      ? `Flashcards: ${data.course.mainTopic} | ${siteName(matches)}`
+      : `Flashcards | ${siteName(matches)}`,
+  },
   { name: 'robots', content: 'noindex' },
 ];
 

@@ -4,11 +4,12 @@ import { getCertificateByPublicId } from '~/models/completions.server';
 import { formatCertificateDate } from '~/services/certificate/template.server';
 import certificateStyles from '~/styles/certificate.css?url';
 import { brand } from '~/services/brand.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: certificateStyles }];
 
-export const meta: MetaFunction = () => [
-  { title: 'Certificate verification | CourseGen' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Certificate verification | ${siteName(matches)}` },
   { name: 'robots', content: 'noindex' },
 ];
 
