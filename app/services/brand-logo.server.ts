@@ -27,7 +27,11 @@ function sniff(bytes: Buffer): LogoType | null {
     .subarray(0, 1024)
     .toString('utf8')
     .replace(/^\uFEFF/, '');
-  if (/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype[^>]*>\s*)?<svg[\s>]/i.test(head))
+  if (
+    /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype[^[>]*(\[[\s\S]*?\])?\s*>\s*)?<svg[\s>/]/i.test(
+      head,
+    )
+  )
     return 'image/svg+xml';
   return null;
 }
@@ -36,6 +40,7 @@ function sniff(bytes: Buffer): LogoType | null {
 const DRAWING = new Set(
   [
     'svg',
+    'a',
     'g',
     'defs',
     'symbol',
@@ -114,10 +119,7 @@ function sanitizeSvg(source: string): Result<Buffer> {
           sawRoot = true;
         }
         depth++;
-        if (skipping > 0 || !DRAWING.has(name)) {
-          skipping++;
-          return;
-        }
+        // Every element's attributes are checked, kept or not: a refusal says what was there.
         const kept: string[] = [];
         for (const [attribute, value] of Object.entries(attributes)) {
           const key = attribute.toLowerCase();
@@ -135,6 +137,10 @@ function sanitizeSvg(source: string): Result<Buffer> {
           } else if (!key.includes(':') || KEPT_NAMESPACED.has(key)) {
             kept.push(`${attribute}="${escapeXml(value)}"`);
           }
+        }
+        if (skipping > 0 || !DRAWING.has(name)) {
+          skipping++;
+          return;
         }
         if (depth === 1 && !('xmlns' in attributes))
           kept.unshift('xmlns="http://www.w3.org/2000/svg"');
