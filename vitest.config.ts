@@ -22,6 +22,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'contact',
   'course-api',
   'course-paging',
+  'brand-settings',
   'course-paging-http',
   'course-pipeline',
   'dashboard',

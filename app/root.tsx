@@ -27,6 +27,8 @@ import appStyles from './styles/app.css?url';
 import scriptFonts from './styles/script-fonts.css?url';
 import { getSessionUser } from './utils/auth.server';
 import { publicEnv } from './utils/env.server';
+import { brand } from './services/brand.server';
+import { accentStyle, type Brand } from './domain/brand';
 import { getTheme, type Theme } from './utils/theme.server';
 import { takeToast } from './utils/toast.server';
 
@@ -36,19 +38,23 @@ export const links: LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: 'CourseGen: AI course generator' },
-  {
-    name: 'description',
-    content: 'Type a course title and CourseGen writes the outline and every lesson for you.',
-  },
-];
+export const meta: MetaFunction = ({ data }) => {
+  const name = (data as RootData | undefined)?.brand.name ?? 'CourseGen';
+  return [
+    { title: `${name}: AI course generator` },
+    {
+      name: 'description',
+      content: `Type a course title and ${name} writes the outline and every lesson for you.`,
+    },
+  ];
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [theme, user, { toast: pendingToast, header }] = await Promise.all([
+  const [theme, user, { toast: pendingToast, header }, siteBrand] = await Promise.all([
     getTheme(request),
     getSessionUser(request, context),
     takeToast(request),
+    brand(),
   ]);
   return withHeaders(
     {
@@ -56,6 +62,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       user: user ? toPublicUser(user) : null,
       toast: pendingToast,
       env: publicEnv(),
+      brand: siteBrand,
       refusedBody: context.refusedBody?.message ?? null,
     },
     {
@@ -71,6 +78,8 @@ export interface RootData {
   user: PublicUser | null;
   toast: { type: 'success' | 'error' | 'info'; message: string } | null;
   env: ReturnType<typeof publicEnv>;
+  /** The operator's name, logo, accent and support email (ADR 0062), on every page. */
+  brand: Brand;
   /** Why the form just posted was refused unread (too large), shown above the page. */
   refusedBody: string | null;
 }
@@ -80,8 +89,17 @@ export function useRootData(): RootData | undefined {
   return useRouteLoaderData<RootData>('root');
 }
 
-function Document({ children, theme }: { children: ReactNode; theme: Theme }) {
+function Document({
+  children,
+  theme,
+  accent,
+}: {
+  children: ReactNode;
+  theme: Theme;
+  accent: string | null;
+}) {
   const nonce = useNonce();
+  const accentCss = accentStyle(accent);
   return (
     <html lang="en" data-theme={theme} className={theme === 'dark' ? 'dark' : undefined}>
       <head>
@@ -90,6 +108,8 @@ function Document({ children, theme }: { children: ReactNode; theme: Theme }) {
         <meta name="color-scheme" content={theme === 'dark' ? 'dark' : 'light'} />
         <Meta />
         <Links />
+        {/* After the stylesheets, so the brand's accent wins; a validated hex colour only. */}
+        {accentCss ? <style dangerouslySetInnerHTML={{ __html: accentCss }} /> : null}
       </head>
       <body>
         {children}
@@ -107,7 +127,7 @@ function Chrome({ data, children }: { data: RootData | undefined; children: Reac
         Skip to content
       </a>
       {data?.env.demo ? <DemoBanner /> : null}
-      <SiteHeader user={data?.user ?? null} theme={data?.theme ?? 'light'} />
+      <SiteHeader user={data?.user ?? null} theme={data?.theme ?? 'light'} brand={data?.brand} />
       <main id="main">
         {data?.refusedBody ? (
           <p className="error-text page-alert" role="alert">
@@ -116,7 +136,7 @@ function Chrome({ data, children }: { data: RootData | undefined; children: Reac
         ) : null}
         {children}
       </main>
-      <SiteFooter />
+      <SiteFooter brand={data?.brand} />
       <Toaster theme={data?.theme ?? 'light'} />
     </>
   );
@@ -128,7 +148,7 @@ export default function App() {
     if (data.toast) showToast(data.toast.type, data.toast.message);
   }, [data.toast]);
   return (
-    <Document theme={data.theme}>
+    <Document theme={data.theme} accent={data.brand.accent}>
       <Chrome data={data}>
         <Outlet />
       </Chrome>
@@ -141,7 +161,7 @@ export function ErrorBoundary() {
   const data = useRootData();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <Document theme={data?.theme ?? 'light'}>
+    <Document theme={data?.theme ?? 'light'} accent={data?.brand.accent ?? null}>
       <Chrome data={data}>
         {notFound ? (
           <NotFound theme={data?.theme ?? 'light'} />

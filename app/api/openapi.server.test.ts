@@ -20,7 +20,7 @@ type Operation = {
 };
 
 describe('the OpenAPI document', () => {
-  const document = openApiDocument() as {
+  const document = openApiDocument('CourseGen') as {
     openapi: string;
     paths: Record<string, Record<string, Operation>>;
   };

@@ -192,10 +192,10 @@ function pathItem(key: string, operation: ApiOperation) {
 
 let cached: { key: string; document: JsonSchema } | undefined;
 
-/** The document, built once per process (and per APP_URL, which names the server). */
-export function openApiDocument(): JsonSchema {
-  const { APP_URL, COMPANY_NAME } = env();
-  const key = `${APP_URL}|${COMPANY_NAME}`;
+/** The document, built once per process (and per APP_URL and site name, which it carries). */
+export function openApiDocument(siteName: string): JsonSchema {
+  const { APP_URL } = env();
+  const key = `${APP_URL}|${siteName}`;
   if (cached?.key === key) return cached.document;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [name, operation] of Object.entries(API) as [string, ApiOperation][]) {
@@ -205,7 +205,7 @@ export function openApiDocument(): JsonSchema {
   const document = {
     openapi: '3.1.0',
     info: {
-      title: `${COMPANY_NAME} API`,
+      title: `${siteName} API`,
       version: '1.0.0',
       description: [
         'The JSON API of this site, in the shapes of its specification.',

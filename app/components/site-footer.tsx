@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
+import type { Brand } from '~/domain/brand';
 
-export function SiteFooter() {
+export function SiteFooter({ brand }: { brand: Brand | undefined }) {
   return (
     <footer className="site-footer">
       <nav aria-label="Footer" className="footer-nav">
@@ -8,9 +9,16 @@ export function SiteFooter() {
         <Link to="/privacy">Privacy Policy</Link>
         <Link to="/terms">Terms</Link>
         <Link to="/contact">Contact</Link>
+        {brand?.supportEmail ? (
+          <a href={`mailto:${brand.supportEmail}`} data-testid="support-email">
+            {brand.supportEmail}
+          </a>
+        ) : null}
       </nav>
       {/* The year the page is made in; a page rendered on 31 December may hydrate on 1 January. */}
-      <p suppressHydrationWarning>© {new Date().getFullYear()} CourseGen. All rights reserved.</p>
+      <p suppressHydrationWarning>
+        © {new Date().getFullYear()} {brand?.name ?? 'CourseGen'}. All rights reserved.
+      </p>
     </footer>
   );
 }

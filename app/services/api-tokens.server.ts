@@ -34,7 +34,7 @@ export async function createApiToken(
   const created = await insertApiToken(user.id, tokenName);
   if (!created) return fail(TOO_MANY_TOKENS_MESSAGE, 409);
   log.info('api_token.created', { userId: user.id, tokenId: created.summary.id });
-  await sendDurably({ to: user.email, ...apiTokenCreatedEmail(user.name, tokenName) });
+  await sendDurably({ to: user.email, ...(await apiTokenCreatedEmail(user.name, tokenName)) });
   return ok({ ...created, message: 'API token created. Copy it now: it will not be shown again.' });
 }
 

@@ -423,6 +423,5 @@ export function resetEnvForTests() {
 
 /** The values the browser may see, sent through the root loader. */
 export function publicEnv() {
-  const { demo, COMPANY_NAME } = env();
-  return { demo, companyName: COMPANY_NAME };
+  return { demo: env().demo };
 }

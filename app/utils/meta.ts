@@ -5,11 +5,11 @@ interface MatchLike {
   data?: unknown;
 }
 
-/** The product name as the self-hoster set it (COMPANY_NAME), from the root loader. */
-function companyName(matches: readonly MatchLike[]): string {
+/** The site's name as the operator set it (ADR 0062), from the root loader. */
+export function siteName(matches: readonly MatchLike[]): string {
   const root = matches.find((match) => match.id === 'root')?.data as
-    { env?: { companyName?: string } } | undefined;
-  return root?.env?.companyName ?? 'CourseGen';
+    { brand?: { name?: string } } | undefined;
+  return root?.brand?.name ?? 'CourseGen';
 }
 
 /**
@@ -20,7 +20,7 @@ export function pageMeta(
   matches: readonly MatchLike[],
   page: { title: string; description: string; noIndex?: boolean },
 ): MetaDescriptor[] {
-  const name = companyName(matches);
+  const name = siteName(matches);
   const title = page.title === name ? name : `${page.title} | ${name}`;
   return [
     { title },

@@ -41,7 +41,7 @@ describe('the mail queue', () => {
     // web process dies before it sends anything.
     let mailId = '';
     await createUser({ email, name: 'Crash Member', password: 'a-long-password' }, async (user) => {
-      mailId = await queueMail({ to: user.email, ...welcomeEmail(user.name) });
+      mailId = await queueMail({ to: user.email, ...(await welcomeEmail(user.name)) });
     });
     expect(await outboxTo(email)).toHaveLength(0);
     // Past the grace the queuing process had to send it.
@@ -55,7 +55,7 @@ describe('the mail queue', () => {
     workers.push(worker);
     await worker.ready;
     await waitFor(async () => (await outboxTo(email)).length === 1);
-    expect((await outboxTo(email))[0]!.subject).toBe(welcomeEmail('Crash Member').subject);
+    expect((await outboxTo(email))[0]!.subject).toBe((await welcomeEmail('Crash Member')).subject);
     const row = (await getQueuedMail(mailId))!;
     expect(row.sentAt).toBeInstanceOf(Date);
     expect(row.html).toBe(''); // a sent body is not kept

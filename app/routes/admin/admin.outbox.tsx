@@ -4,8 +4,9 @@ import { listOutbox } from '~/models/outbox.server';
 import { requireAdmin } from '~/utils/auth.server';
 import { emailDelivery } from '~/services/vendors/mailer.server';
 import { TableScroll } from '~/components/table-scroll';
+import { siteName } from '~/utils/meta';
 
-export const meta: MetaFunction = () => [{ title: 'Outbox | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [{ title: `Outbox | ${siteName(matches)}` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

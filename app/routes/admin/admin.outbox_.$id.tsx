@@ -2,8 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { getOutboxEmailFor } from '~/models/outbox.server';
 import { requireAdmin } from '~/utils/auth.server';
+import { siteName } from '~/utils/meta';
 
-export const meta: MetaFunction = () => [{ title: 'Email | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [{ title: `Email | ${siteName(matches)}` }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);

@@ -20,18 +20,25 @@ import {
   savePlanSettings,
 } from '~/services/plans.server';
 import { TableScroll } from '~/components/table-scroll';
+import { BrandingSettings } from '~/components/branding-settings';
+import { brandFormAction, brandPage, isBrandIntent } from '~/services/brand.server';
 import { requireMainAdmin } from '~/utils/auth.server';
 import { formResult, guardForm } from '~/utils/responses.server';
-import { readBody } from '~/utils/validation.server';
+import { readBodyWithFile } from '~/utils/validation.server';
 
 export const meta: MetaFunction = () => [{ title: 'Settings | Admin Panel' }];
 
 /** The install's settings: the main admin's alone (ADR 0055); anyone else gets a 404. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireMainAdmin(request);
-  const [plans, changes] = await Promise.all([planSettings(), planChanges()]);
+  const [plans, changes, branding] = await Promise.all([
+    planSettings(),
+    planChanges(),
+    brandPage(),
+  ]);
   return {
     plans,
+    branding,
     changes: changes.map((change) => ({
       id: change.id,
       at: change.at.slice(0, 16).replace('T', ' '),
@@ -45,10 +52,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireMainAdmin(request);
-  const body = await readBody(request);
-  return guardForm('save-plans', async () => {
-    const result =
-      body.intent === 'rollback'
+  // The brand form sends its logo as a file (multipart); the plans' forms send fields only.
+  const { body, file } = await readBodyWithFile(request, 'logo');
+  return guardForm(isBrandIntent(body.intent) ? 'save-brand' : 'save-plans', async () => {
+    const result = isBrandIntent(body.intent)
+      ? await brandFormAction(actor, body, file)
+      : body.intent === 'rollback'
         ? await rollBackPlanChange(actor, body.auditId)
         : await savePlanSettings(actor, body);
     return result.ok
@@ -67,7 +76,7 @@ const PROVIDER_FIELDS: [PaymentProvider, string, string][] = [
 ];
 
 export default function Settings() {
-  const { plans, changes } = useLoaderData<typeof loader>();
+  const { plans, changes, branding } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const saving = useNavigation().state === 'submitting';
   const priceFields = (id: PaidPlanId) => {
@@ -214,6 +223,7 @@ export default function Settings() {
           </table>
         </TableScroll>
       )}
+      <BrandingSettings branding={branding} saving={saving} />
     </section>
   );
 }

@@ -6,8 +6,11 @@ import { dashboardFigures, listAudit } from '~/models/admin.server';
 import { requireAdmin } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
 import { TableScroll } from '~/components/table-scroll';
+import { siteName } from '~/utils/meta';
 
-export const meta: MetaFunction = () => [{ title: 'Admin Panel | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Admin Panel | ${siteName(matches)}` },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -6,7 +6,7 @@ import swaggerCss from 'swagger-ui-dist/swagger-ui.css?url';
 // the setup a file of its own, never inlined as a data: URL, like the bundle before it.
 import swaggerSetup from '~/assets/api-docs/swagger-setup.js?url&no-inline';
 import docsCss from '~/styles/api-docs.css?url';
-import { env } from '~/utils/env.server';
+import { brand } from '~/services/brand.server';
 import { escapeHtml } from '~/utils/escape';
 
 /**
@@ -14,9 +14,9 @@ import { escapeHtml } from '~/utils/escape';
  * the build, carry the request's CSP nonce, so the page runs under the site's policy unchanged: no
  * inline script, no eval, nothing from another origin (no validator badge, no fonts).
  */
-export function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ context }: LoaderFunctionArgs) {
   const nonce = escapeHtml(context.cspNonce ?? '');
-  const title = `${env().COMPANY_NAME} API`;
+  const title = `${(await brand()).name} API`;
   const html = `<!doctype html>
 <html lang="en">
 <head>

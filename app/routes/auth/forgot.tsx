@@ -15,9 +15,12 @@ import { requireAnonymous } from '~/utils/auth.server';
 import { formatCountdown } from '~/utils/countdown';
 import { clientIp } from '~/utils/rate-limit.server';
 import { formResult } from '~/utils/responses.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
-export const meta: MetaFunction = () => [{ title: 'Forgot Password | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Forgot Password | ${siteName(matches)}` },
+];
 
 /** Seconds before the reset email can be asked for again. */
 const RESEND_SECONDS = 60;

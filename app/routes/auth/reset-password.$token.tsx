@@ -16,9 +16,12 @@ import authStyles from '~/styles/auth.css?url';
 import { requireAnonymous } from '~/utils/auth.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { toastHeader } from '~/utils/toast.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
-export const meta: MetaFunction = () => [{ title: 'Reset Password | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Reset Password | ${siteName(matches)}` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAnonymous(request);

@@ -13,9 +13,10 @@ import authStyles from '~/styles/auth.css?url';
 import { requireAnonymous, signedInRedirect } from '~/utils/auth.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { safeRedirect } from '~/utils/redirect';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
-export const meta: MetaFunction = () => [{ title: 'SignIn | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [{ title: `SignIn | ${siteName(matches)}` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);

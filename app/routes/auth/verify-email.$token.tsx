@@ -14,9 +14,12 @@ import { MESSAGES } from '~/services/accounts/messages.server';
 import authStyles from '~/styles/auth.css?url';
 import { formAction } from '~/utils/actions.server';
 import { toastHeader } from '~/utils/toast.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
-export const meta: MetaFunction = () => [{ title: 'Confirm Email | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Confirm Email | ${siteName(matches)}` },
+];
 
 /**
  * The link sent to a new email address. Opening it only shows what it would do; the change is a

@@ -15,13 +15,14 @@ import flashcardStyles from '~/styles/flashcards.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { safeRedirect } from '~/utils/redirect';
 import { readBody } from '~/utils/validation.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: courseStyles },
   { rel: 'stylesheet', href: flashcardStyles },
 ];
-export const meta: MetaFunction = () => [
-  { title: 'Edit card | CourseGen' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Edit card | ${siteName(matches)}` },
   { name: 'robots', content: 'noindex' },
 ];
 

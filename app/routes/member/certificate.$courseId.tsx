@@ -19,11 +19,12 @@ import { requireUser } from '~/utils/auth.server';
 import { CERTIFICATE_FILENAME, CERTIFICATE_HEIGHT, CERTIFICATE_WIDTH } from '~/utils/certificate';
 import { toastHeader } from '~/utils/toast.server';
 import { parseWith, readBody } from '~/utils/validation.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: certificateStyles }];
 
-export const meta: MetaFunction = () => [
-  { title: 'Certificate | CourseGen' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Certificate | ${siteName(matches)}` },
   { name: 'robots', content: 'noindex' },
 ];
 

@@ -52,13 +52,18 @@ import { parseWith, readBody } from '~/utils/validation.server';
 import { progressOf } from '~/domain/progress';
 import { canExportScorm } from '~/domain/plans';
 import { languageAttributes, languageOf } from '~/domain/languages';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: courseStyles },
   { rel: 'stylesheet', href: studyStyles },
 ];
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.course.mainTopic} | CourseGen` : 'Course | CourseGen' },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  {
+    title: data
+      ? `${data.course.mainTopic} | ${siteName(matches)}`
+      : `Course | ${siteName(matches)}`,
+  },
 ];
 
 async function ownCourse(user: { id: string }, courseId: string | undefined) {

@@ -25,13 +25,18 @@ import { requireUser } from '~/utils/auth.server';
 import { reviewClock } from '~/utils/review-clock.server';
 import { toastHeader } from '~/utils/toast.server';
 import { readBody } from '~/utils/validation.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: courseStyles },
   { rel: 'stylesheet', href: flashcardStyles },
 ];
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Flashcards: ${data.course.mainTopic} | CourseGen` : 'Flashcards | CourseGen' },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  {
+    title: data
+      ? `Flashcards: ${data.course.mainTopic} | ${siteName(matches)}`
+      : `Flashcards | ${siteName(matches)}`,
+  },
   { name: 'robots', content: 'noindex' },
 ];
 

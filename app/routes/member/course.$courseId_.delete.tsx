@@ -11,10 +11,15 @@ import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { toastHeader } from '~/utils/toast.server';
 import { languageAttributes } from '~/domain/languages';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Delete ${data.course.mainTopic} | CourseGen` : 'Delete course | CourseGen' },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  {
+    title: data
+      ? `Delete ${data.course.mainTopic} | ${siteName(matches)}`
+      : `Delete course | ${siteName(matches)}`,
+  },
 ];
 
 /**

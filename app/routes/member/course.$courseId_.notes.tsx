@@ -7,13 +7,18 @@ import { courseNotesByTopic } from '~/services/lesson-notes.server';
 import courseStyles from '~/styles/course.css?url';
 import studyStyles from '~/styles/study.css?url';
 import { requireUser } from '~/utils/auth.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: courseStyles },
   { rel: 'stylesheet', href: studyStyles },
 ];
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Notes: ${data.course.mainTopic} | CourseGen` : 'Notes | CourseGen' },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  {
+    title: data
+      ? `Notes: ${data.course.mainTopic} | ${siteName(matches)}`
+      : `Notes | ${siteName(matches)}`,
+  },
   { name: 'robots', content: 'noindex' },
 ];
 

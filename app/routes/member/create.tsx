@@ -39,9 +39,12 @@ import { topicLimitOf } from '~/domain/outline-edit';
 import type { RouteBodyLimit } from '~/load-context';
 import { hasMaterial } from '~/services/material/intake.server';
 import { cleanText, parseWith, readBodyWithFile } from '~/utils/validation.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
-export const meta: MetaFunction = () => [{ title: 'Generate Course | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Generate Course | ${siteName(matches)}` },
+];
 
 type CourseTypeValue = keyof typeof COURSE_TYPE_LABELS;
 

@@ -3,10 +3,15 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { getDocumentForUser } from '~/models/source-documents.server';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.document.name} | CourseGen` : 'Document | CourseGen' },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  {
+    title: data
+      ? `${data.document.name} | ${siteName(matches)}`
+      : `Document | ${siteName(matches)}`,
+  },
 ];
 
 const KIND_LABELS = {

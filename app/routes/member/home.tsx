@@ -14,9 +14,10 @@ import { dueCountsOf } from '~/services/flashcards.server';
 import { reviewClock } from '~/utils/review-clock.server';
 import { TimeZoneCookie } from '~/components/time-zone-cookie';
 import { flashcardsIncluded } from '~/domain/plans';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
-export const meta: MetaFunction = () => [{ title: 'My Courses | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [{ title: `My Courses | ${siteName(matches)}` }];
 
 const TYPE_LABELS = COURSE_TYPE_LABELS;
 // One formatter for every card: toLocaleDateString builds a new one per call, which was the

@@ -17,13 +17,18 @@ import { toastHeader } from '~/utils/toast.server';
 import { readBody } from '~/utils/validation.server';
 import type { RouteBodyLimit } from '~/load-context';
 import { MAX_COURSE_BODY_BYTES } from '~/domain/content-limits';
+import { siteName } from '~/utils/meta';
 
 /** A lesson's Markdown, form-encoded, may be several times its characters. */
 export const bodyLimit: RouteBodyLimit = { bytes: MAX_COURSE_BODY_BYTES };
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Edit lesson: ${data.lesson.title} | CourseGen` : 'Edit lesson | CourseGen' },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  {
+    title: data
+      ? `Edit lesson: ${data.lesson.title} | ${siteName(matches)}`
+      : `Edit lesson | ${siteName(matches)}`,
+  },
 ];
 
 async function memberLesson(request: Request, lessonId: string | undefined) {

@@ -20,9 +20,12 @@ import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { toastHeader } from '~/utils/toast.server';
 import { readBody } from '~/utils/validation.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
-export const meta: MetaFunction = () => [{ title: 'Lesson history | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Lesson history | ${siteName(matches)}` },
+];
 
 async function memberLesson(request: Request, lessonId: string | undefined) {
   const user = await requireUser(request);

@@ -11,10 +11,11 @@ import { MESSAGES } from '~/services/billing/providers.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { formResult } from '~/utils/responses.server';
+import { siteName } from '~/utils/meta';
 
 export const links = () => [{ rel: 'stylesheet', href: authStyles }];
-export const meta: MetaFunction = () => [
-  { title: 'Payment Pending | CourseGen' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Payment Pending | ${siteName(matches)}` },
   { name: 'robots', content: 'noindex' },
 ];
 

@@ -27,9 +27,10 @@ import { destroySession, requireUser } from '~/utils/auth.server';
 import { toastHeader } from '~/utils/toast.server';
 import { clientIp } from '~/utils/rate-limit.server';
 import { formResult, withCookies } from '~/utils/responses.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: authStyles }];
-export const meta: MetaFunction = () => [{ title: 'Profile | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [{ title: `Profile | ${siteName(matches)}` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -11,11 +11,14 @@ import { quizForMember, submitQuiz } from '~/services/quizzes.server';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { readBody } from '~/utils/validation.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   {
-    title: data ? `${data.quiz.title} | ${data.course.mainTopic} | CourseGen` : 'Quiz | CourseGen',
+    title: data
+      ? `${data.quiz.title} | ${data.course.mainTopic} | ${siteName(matches)}`
+      : `Quiz | ${siteName(matches)}`,
   },
 ];
 

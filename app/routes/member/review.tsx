@@ -16,12 +16,13 @@ import flashcardStyles from '~/styles/flashcards.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { reviewClock } from '~/utils/review-clock.server';
 import { readBody } from '~/utils/validation.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: courseStyles },
   { rel: 'stylesheet', href: flashcardStyles },
 ];
-export const meta: MetaFunction = () => [{ title: 'Review | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [{ title: `Review | ${siteName(matches)}` }];
 
 /**
  * The member's flashcards due today across all their courses, one at a time (ADR 0033), with

@@ -6,10 +6,11 @@ import { confirmSubscription } from '~/services/billing/checkout.server';
 import { subscriptionSummary } from '~/services/billing/subscription-view.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
+import { siteName } from '~/utils/meta';
 
 export const links = () => [{ rel: 'stylesheet', href: authStyles }];
-export const meta: MetaFunction = () => [
-  { title: 'Thank You | CourseGen' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Thank You | ${siteName(matches)}` },
   { name: 'robots', content: 'noindex' },
 ];
 

@@ -6,10 +6,11 @@ import { confirmPlanChange } from '~/services/billing/plan-change.server';
 import { subscriptionSummary } from '~/services/billing/subscription-view.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
+import { siteName } from '~/utils/meta';
 
 export const links = () => [{ rel: 'stylesheet', href: authStyles }];
-export const meta: MetaFunction = () => [
-  { title: 'Plan Modified | CourseGen' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Plan Modified | ${siteName(matches)}` },
   { name: 'robots', content: 'noindex' },
 ];
 

@@ -45,9 +45,10 @@ import { languageAttributes } from '~/domain/languages';
 import { topicLimitOf } from '~/domain/outline-edit';
 import { planOf } from '~/services/plans.server';
 import { topicCoverage } from '~/domain/material-coverage';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
-export const meta: MetaFunction = () => [{ title: 'Topics | CourseGen' }];
+export const meta: MetaFunction = ({ matches }) => [{ title: `Topics | ${siteName(matches)}` }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);

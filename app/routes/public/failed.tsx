@@ -1,10 +1,11 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Link } from '@remix-run/react';
 import authStyles from '~/styles/auth.css?url';
+import { siteName } from '~/utils/meta';
 
 export const links = () => [{ rel: 'stylesheet', href: authStyles }];
-export const meta: MetaFunction = () => [
-  { title: 'Payment Failed | CourseGen' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Payment Failed | ${siteName(matches)}` },
   { name: 'robots', content: 'noindex' },
 ];
 

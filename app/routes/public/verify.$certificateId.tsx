@@ -3,12 +3,13 @@ import { useLoaderData } from '@remix-run/react';
 import { getCertificateByPublicId } from '~/models/completions.server';
 import { formatCertificateDate } from '~/services/certificate/template.server';
 import certificateStyles from '~/styles/certificate.css?url';
-import { env } from '~/utils/env.server';
+import { brand } from '~/services/brand.server';
+import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: certificateStyles }];
 
-export const meta: MetaFunction = () => [
-  { title: 'Certificate verification | CourseGen' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: `Certificate verification | ${siteName(matches)}` },
   { name: 'robots', content: 'noindex' },
 ];
 
@@ -22,7 +23,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
     courseTitle: certificate.courseTitle,
     completedAt: certificate.completedAt.toISOString(),
     date: formatCertificateDate(certificate.completedAt),
-    issuer: env().COMPANY_NAME,
+    issuer: (await brand()).name,
   };
 }
 

@@ -58,7 +58,7 @@ export async function deleteAccount(
 
   let mailId = '';
   const courses = await deleteAccountRows(user, async () => {
-    mailId = await queueMail({ to: user.email, ...accountDeletedEmail(user.name) });
+    mailId = await queueMail({ to: user.email, ...(await accountDeletedEmail(user.name)) });
   });
   log.info('account.deleted', {
     userId: user.id,

@@ -36,7 +36,7 @@ export async function sendResetLink(account: string) {
   const mailId = await transaction(async () =>
     queueMail({
       to: user.email,
-      ...passwordResetEmail(user.name, await createPasswordResetToken(user.id)),
+      ...(await passwordResetEmail(user.name, await createPasswordResetToken(user.id))),
     }),
   );
   log.info('account.reset_requested', { userId: user.id });
@@ -58,7 +58,10 @@ export async function resetPassword(
   await refund(LIMITS.resetIp, ip);
   // The owner proved the address: sign-ins from new devices are open again.
   await clear(LIMITS.signInAccount, normalizeEmail(user.email));
-  await sendDurably({ to: user.email, ...accountUpdatedEmail(user.name, { password: true }) });
+  await sendDurably({
+    to: user.email,
+    ...(await accountUpdatedEmail(user.name, { password: true })),
+  });
   log.info('account.password_reset', { userId: user.userId });
   return ok({ message: MESSAGES.passwordReset, email: user.email });
 }

@@ -72,15 +72,21 @@ export async function updateProfile(
       mailIds.push(
         await queueMail({
           to: updated.email,
-          ...accountUpdatedEmail(updated.name, { password: true }),
+          ...(await accountUpdatedEmail(updated.name, { password: true })),
         }),
       );
     // After the password's revocation, so this request's link survives its own password change.
     if (emailChanging) {
       const token = await createEmailChangeToken(user.id, email);
       mailIds.push(
-        await queueMail({ to: email, ...confirmEmailChangeEmail(updated.name, email, token) }),
-        await queueMail({ to: updated.email, ...emailChangeRequestedEmail(updated.name, email) }),
+        await queueMail({
+          to: email,
+          ...(await confirmEmailChangeEmail(updated.name, email, token)),
+        }),
+        await queueMail({
+          to: updated.email,
+          ...(await emailChangeRequestedEmail(updated.name, email)),
+        }),
       );
     }
     return { updated, mailIds };
@@ -107,7 +113,7 @@ export async function confirmEmailChange(
 ): Promise<Done<{ email: string }>> {
   let mailIds: string[] = [];
   const outcome = await redeemEmailChange(input.token, async ({ user, oldEmail }) => {
-    const mail = accountUpdatedEmail(user.name, { password: false, email: user.email });
+    const mail = await accountUpdatedEmail(user.name, { password: false, email: user.email });
     // Assigned whole on each run of the body (a PostgreSQL retry runs it again).
     mailIds = [
       await queueMail({ to: oldEmail, ...mail }),

@@ -101,10 +101,10 @@ function signInsPaused(user: User | undefined, result: RateLimitResult) {
   if (result.consumed === LIMITS.signInAccount.max + 1) {
     log.warn('account.signins_paused', { userId: user?.id ?? null });
     if (user)
-      afterTheAnswer(() =>
+      afterTheAnswer(async () =>
         sendDurably({
           to: user.email,
-          ...signInsPausedEmail(user.name, LIMITS.signInAccount.max),
+          ...(await signInsPausedEmail(user.name, LIMITS.signInAccount.max)),
         }),
       );
   }

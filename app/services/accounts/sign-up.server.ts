@@ -34,7 +34,10 @@ export async function signUp(
         role: 'member',
       },
       async (created) => {
-        welcomeMailId = await queueMail({ to: created.email, ...welcomeEmail(created.name) });
+        welcomeMailId = await queueMail({
+          to: created.email,
+          ...(await welcomeEmail(created.name)),
+        });
       },
     );
   } catch (error) {

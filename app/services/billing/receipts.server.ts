@@ -8,7 +8,7 @@ import {
   type Receipt,
   type SubscriptionRow,
 } from '~/models/subscriptions.server';
-import { env } from '~/utils/env.server';
+import { brand } from '~/services/brand.server';
 import { escapeHtml } from '~/utils/escape';
 import { log } from '~/utils/logger.server';
 import { sendEmail } from '../vendors/mailer.server';
@@ -68,7 +68,8 @@ export async function receiptPdf(receipt: Receipt, subscription: SubscriptionRow
   // Loaded with the first receipt: a process that draws none never holds PDFKit.
   const { default: PDFDocument } = await import('pdfkit');
   const lines = receiptLines(receipt, subscription);
-  const { COMPANY_NAME } = env();
+  // The brand's name (ADR 0062), the environment's COMPANY_NAME until the operator sets one.
+  const COMPANY_NAME = (await brand()).name;
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,
@@ -118,13 +119,17 @@ export async function receiptPdf(receipt: Receipt, subscription: SubscriptionRow
   return done;
 }
 
-function receiptEmailHtml(receipt: Receipt, subscription: SubscriptionRow): string {
+function receiptEmailHtml(
+  receipt: Receipt,
+  subscription: SubscriptionRow,
+  company: string,
+): string {
   const lines = receiptLines(receipt, subscription);
   const row = (label: string, value: string) =>
     `<tr><th style="text-align:left;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`;
   return `<!doctype html>
 <html lang="en"><body style="font-family:system-ui,sans-serif;color:#111827;line-height:1.5">
-<h1 style="font-size:20px">${escapeHtml(env().COMPANY_NAME)}: ${escapeHtml(lines.title)}</h1>
+<h1 style="font-size:20px">${escapeHtml(company)}: ${escapeHtml(lines.title)}</h1>
 <p>Thank you for your payment. Your receipt is attached as a PDF.</p>
 <table>${lines.rows.map(([label, value]) => row(label, value)).join('')}
 ${row('Item', lines.item)}${row('Price', lines.price)}${row('Total', lines.total)}</table>
@@ -140,11 +145,11 @@ export async function sendReceiptEmail(
   subscription: SubscriptionRow,
   to: string,
 ): Promise<boolean> {
-  const pdf = await receiptPdf(receipt, subscription);
+  const [pdf, { name: company }] = await Promise.all([receiptPdf(receipt, subscription), brand()]);
   return sendEmail({
     to,
-    subject: `Your ${env().COMPANY_NAME} receipt #${String(receipt.number).padStart(6, '0')}`,
-    html: receiptEmailHtml(receipt, subscription),
+    subject: `Your ${company} receipt #${String(receipt.number).padStart(6, '0')}`,
+    html: receiptEmailHtml(receipt, subscription, company),
     text: `Thank you for your payment of ${receiptLines(receipt, subscription).total}. Your receipt is attached.`,
     attachments: [
       { filename: receiptFilename(receipt), contentType: 'application/pdf', content: pdf },

@@ -208,7 +208,7 @@ async function tellAboutFailedPayment(provider: PaymentProvider, providerSubscri
   if (!member) return;
   const sent = await sendEmail({
     to: member.email,
-    ...paymentFailedEmail(member.name, provider === 'paypal' ? 'PayPal' : 'Razorpay'),
+    ...(await paymentFailedEmail(member.name, provider === 'paypal' ? 'PayPal' : 'Razorpay')),
   });
   // Throwing retries the job, which re-syncs (a no-op) and tries the email again.
   if (!sent) throw new Error('The payment-failed email could not be sent');

@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { brand, uploadedLogoDataUrl } from '~/services/brand.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 import { projectPath } from '~/utils/project-files.server';
 import type { Branding } from './template.server';
 
-/** Whose certificate it is: the company's name, its logo and where certificates are verified. */
+/**
+ * Whose certificate it is: the brand's name and logo (ADR 0062: the settings, else COMPANY_NAME
+ * and LOGO_URL) and where certificates are verified.
+ */
 
 function dataUrl(contentType: string, bytes: Buffer) {
   return `data:${contentType};base64,${bytes.toString('base64')}`;
@@ -64,6 +68,10 @@ function logoHref(): Promise<string> {
 }
 
 export async function currentBranding(): Promise<Branding> {
-  const { COMPANY_NAME, APP_URL } = env();
-  return { companyName: COMPANY_NAME, logoHref: await logoHref(), verifyBaseUrl: APP_URL };
+  const [{ name }, uploaded] = await Promise.all([brand(), uploadedLogoDataUrl()]);
+  return {
+    companyName: name,
+    logoHref: uploaded ?? (await logoHref()),
+    verifyBaseUrl: env().APP_URL,
+  };
 }

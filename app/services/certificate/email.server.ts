@@ -1,5 +1,5 @@
 import { CERTIFICATE_FILENAME } from '~/utils/certificate';
-import { env } from '~/utils/env.server';
+import { brand } from '~/services/brand.server';
 import { escapeHtml } from '~/utils/escape';
 import { log } from '~/utils/logger.server';
 import { emailDelivery, sendEmail } from '../vendors/mailer.server';
@@ -42,7 +42,7 @@ export async function emailCertificate(to: string, data: CertificateData): Promi
     const png = await certificatePng(data);
     const { subject, html, text } = certificateEmail(
       data,
-      env().COMPANY_NAME,
+      (await brand()).name,
       verificationUrl(data.certificateId),
     );
     return await sendEmail({

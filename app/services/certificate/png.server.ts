@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ResvgRenderOptions } from '@resvg/resvg-js';
 import { fontFiles } from '~/utils/fonts.server';
 import { loadShaper } from '~/utils/shaped-text.server';
@@ -49,7 +50,8 @@ export async function certificatePng(data: CertificateData): Promise<Buffer> {
     data.completedAt.getTime(),
     branding.companyName,
     branding.verifyBaseUrl,
-    branding.logoHref.length,
+    // Two logos of one length are not the same logo: the brand's can change at any time.
+    createHash('sha256').update(branding.logoHref).digest('base64url'),
   ]);
   const cached = pngCache.get(key);
   if (cached) {

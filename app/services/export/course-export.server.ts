@@ -4,6 +4,7 @@ import { languageOf, type Language } from '~/domain/languages';
 import { courseOutline, getCourseForUser } from '~/models/courses.server';
 import { notesForCourse } from '~/models/lesson-notes.server';
 import { listLessonsOfCourse, parseCredit, type LessonCredit } from '~/models/lessons.server';
+import { brand } from '~/services/brand.server';
 import { env } from '~/utils/env.server';
 import { htmlToBlocks, type Block } from './html-blocks.server';
 import { projectPath } from '~/utils/project-files.server';
@@ -25,6 +26,8 @@ export interface ExportLesson {
 export interface ExportCourse {
   id: string;
   title: string;
+  /** The brand's name (ADR 0062), in each file's footer or metadata. */
+  siteName: string;
   language: Language;
   topics: { id: number; title: string; lessons: ExportLesson[] }[];
 }
@@ -43,10 +46,11 @@ export async function exportableCourse(
       ? (await notesForCourse(userId, course.id)).map((note) => [note.lessonId, note.body])
       : [],
   );
-  const outline = await courseOutline(course.id);
+  const [outline, { name: siteName }] = await Promise.all([courseOutline(course.id), brand()]);
   return {
     id: course.id,
     title: course.mainTopic,
+    siteName,
     language: languageOf(course.language),
     topics: outline.map((topic) => ({
       id: topic.id,

@@ -9,6 +9,7 @@ function course(): ExportCourse {
   return {
     id: 'c1',
     title: 'C# *Basics*',
+    siteName: 'CourseGen',
     language: languageOf('ar'),
     topics: [
       {

@@ -98,6 +98,7 @@ export function courseMarkdown(course: ExportCourse, origin: string): string {
         out.push('> **My notes**', '>', ...lesson.note.split('\n').map((l) => `> ${l}`), '');
     }
   });
+  out.push('---', '', `_Exported from ${escapeText(course.siteName)}._`);
   return `${out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

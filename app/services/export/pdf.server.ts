@@ -58,7 +58,7 @@ export async function coursePdf(
     margin: MARGIN,
     lang: course.language.code,
     displayTitle: true,
-    info: { Title: course.title, Creator: 'CourseGen' },
+    info: { Title: course.title, Creator: course.siteName },
   });
   registerFonts(doc, familiesOf(allText(course)));
   const chunks: Buffer[] = [];
@@ -148,6 +148,7 @@ export async function coursePdf(
   plain(`${course.language.name} · ${course.language.nativeName}`, { size: 12, color: MUTED });
   const lessonCount = course.topics.reduce((n, topic) => n + topic.lessons.length, 0);
   plain(`${course.topics.length} topics · ${lessonCount} lessons`, { size: 12, color: MUTED });
+  plain(course.siteName, { size: 12, color: MUTED });
 
   // Outline.
   doc.addPage();

@@ -13,6 +13,7 @@ function course(language = 'en', title = 'Graphs & "Trees" <Basics>'): ExportCou
   return {
     id: 'c0urse-ID_1',
     title,
+    siteName: 'CourseGen',
     language: languageOf(language),
     topics: [1, 2].map((t) => ({
       id: 10 + t,

@@ -218,7 +218,7 @@ export function scormPackageFiles(
       `A course of ${course.topics.length} topics and ${lessonCount} lessons` +
       (topicQuizzes ? `, ${topicQuizzes} topic quizzes` : '') +
       (hasExam ? ' and a final exam' : '') +
-      ', written with CourseGen.',
+      `, written with ${course.siteName}.`,
     masteryScore: options.masteryScore,
     files: contents.map(([file]) => file),
   });

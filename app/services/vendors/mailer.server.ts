@@ -1,5 +1,6 @@
 import type { Transporter } from 'nodemailer';
 import { keepInOutbox } from '~/models/outbox.server';
+import { brand, emailSender } from '~/services/brand.server';
 import { env } from '~/utils/env.server';
 import { log } from '~/utils/logger.server';
 
@@ -55,8 +56,16 @@ export async function deliverEmail(email: Email): Promise<'sent' | 'disabled'> {
     log.warn('email.disabled', { to: email.to, subject: email.subject, hint: 'set SMTP_URL' });
     return 'disabled';
   }
-  const from = env().EMAIL_FROM;
-  const info = await (await transport()).sendMail({ from, ...email });
+  // The brand's name over EMAIL_FROM's address; replies go to its support email when it has one.
+  const from = await emailSender();
+  const { supportEmail } = await brand();
+  const info = await (
+    await transport()
+  ).sendMail({
+    from,
+    ...(supportEmail ? { replyTo: supportEmail } : {}),
+    ...email,
+  });
   if (delivery === 'outbox') {
     await keepInOutbox({
       to: email.to,
