@@ -1,7 +1,8 @@
 import { fail, ok, type Result } from '~/domain/result';
 import { getReceiptForUser, listReceipts } from '~/models/subscriptions.server';
 import type { User } from '~/models/users.server';
-import { emailReceiptOnce, receiptFilename, receiptPdf, sendReceiptEmail } from './receipts.server';
+import { receiptFilename, receiptPdf } from './receipt-document.server';
+import { emailReceiptOnce, sendReceiptEmail } from './receipts.server';
 
 /** The member's own receipts: downloaded as PDFs or emailed again. */
 
