@@ -304,7 +304,10 @@ export function startDataExport(
 }
 
 /** The zip as a download, never cached by anyone else. */
-export function dataExportResponse(filename: string, body: ReadableStream<Uint8Array<ArrayBuffer>>) {
+export function dataExportResponse(
+  filename: string,
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+) {
   return new Response(body, {
     headers: {
       'Content-Type': 'application/zip',
