@@ -97,11 +97,12 @@ async function settle(answer: Promise<Response>): Promise<Response> {
   }
 }
 
-const fromProfile = (cookie?: string) =>
+const fromProfile = (cookie?: string, signal?: AbortSignal) =>
   settle(
     exportRoute.loader({
       request: new Request('http://localhost/profile/export.zip', {
         headers: cookie ? { Cookie: cookie } : {},
+        signal,
       }),
       params: {},
       context: {},
@@ -263,8 +264,17 @@ describe('exporting one’s data', () => {
     // A download read to its end, or given up, frees its place.
     await first.arrayBuffer();
     await second.body!.cancel();
+    const browser = new AbortController();
+    const left = await fromProfile(cookie, browser.signal);
+    const third2 = await fromProfile(cookie);
+    expect([left.status, third2.status]).toEqual([200, 200]);
+    expect((await fromProfile(cookie)).status).toBe(429);
+    // The browser goes away mid-download: the export stops there and gives its place back.
+    browser.abort();
+    await expect(left.arrayBuffer()).rejects.toThrow();
     const again = await fromProfile(cookie);
     expect(again.status).toBe(200);
     expect(Object.keys(await unzip(again))).toContain('README.md');
+    await third2.body!.cancel();
   });
 });

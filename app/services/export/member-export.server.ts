@@ -34,7 +34,7 @@ import { EXPORT_README } from './member-export-readme.server';
 
 /** Exports one member may have under way at once in a web process, as for PDFs (ADR 36). */
 const MAX_DATA_EXPORTS_PER_MEMBER = 2;
-export const DATA_EXPORTS_BUSY_MESSAGE =
+const DATA_EXPORTS_BUSY_MESSAGE =
   'Your other data exports are still being made. Please try again in a few seconds.';
 const DATA_EXPORTS_RETRY_AFTER_SECONDS = 5;
 const dataExportSlots = memberSlots(MAX_DATA_EXPORTS_PER_MEMBER);
@@ -241,11 +241,13 @@ function addPacked(zip: Zip, file: PackedFile, mtime: Date) {
 
 /**
  * The zip's bytes, made as the reader asks for them: a part is read, rendered and framed only
- * when the bytes before it are taken, so a slow download holds one part, never the whole.
+ * when the bytes before it are taken. The web server's writer (Remix's express adapter) reads on
+ * without waiting for a slow socket, so what bounds memory there is the socket, not this stream
+ * (ADR 0060); a download the browser gives up (the request's signal) stops the export.
  */
 function memberExportStream(
   user: User,
-  request: RequestLike,
+  request: Request,
   release: () => void,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   const parts = exportParts(user, request);
@@ -263,6 +265,7 @@ function memberExportStream(
     async pull(controller) {
       try {
         while (ready.length === 0 && !ended) {
+          if (request.signal.aborted) throw new Error('The download was given up');
           const next = await parts.next();
           if (next.done) zip.end();
           else
@@ -278,6 +281,7 @@ function memberExportStream(
       } catch (error) {
         release();
         controller.error(error);
+        await parts.return(undefined);
       }
     },
     async cancel() {
@@ -293,7 +297,7 @@ function memberExportStream(
  */
 export function startDataExport(
   user: User,
-  request: RequestLike,
+  request: Request,
 ): Result<{ filename: string; body: ReadableStream<Uint8Array<ArrayBuffer>> }> {
   const release = dataExportSlots.take(user.id);
   if (!release) return fail(DATA_EXPORTS_BUSY_MESSAGE, 429, DATA_EXPORTS_RETRY_AFTER_SECONDS);
