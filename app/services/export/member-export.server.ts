@@ -130,6 +130,8 @@ async function* documentFiles(userId: string): AsyncGenerator<ArchiveFile[]> {
   }
 }
 
+type FlashcardReview = Awaited<ReturnType<typeof flashcardReviewsOfCourse>>[number];
+
 function lessonsById(course: ExportCourse) {
   return new Map(
     course.topics.flatMap((topic) =>
@@ -178,7 +180,12 @@ async function courseFiles(
       };
     }),
   }));
-  const reviews = await flashcardReviewsOfCourse(userId, course.id);
+  const reviews = new Map<number, Omit<FlashcardReview, 'cardId'>[]>();
+  for (const { cardId, ...review } of await flashcardReviewsOfCourse(userId, course.id)) {
+    const ofCard = reviews.get(cardId);
+    if (ofCard) ofCard.push(review);
+    else reviews.set(cardId, [review]);
+  }
   const cards = (await cardsOfCourse(course.id, userId)).map((card) => ({
     ...where(card.lessonId),
     question: card.question,
@@ -186,9 +193,7 @@ async function courseFiles(
     editedAt: card.editedAt,
     due: card.due,
     suspended: card.suspended,
-    reviews: reviews
-      .filter((review) => review.cardId === card.id)
-      .map(({ cardId: _card, ...review }) => review),
+    reviews: reviews.get(card.id) ?? [],
   }));
   return [
     { name: `${folder}/course.json`, kind: 'json', value: recordFile },
