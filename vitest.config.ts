@@ -26,6 +26,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'course-paging-http',
   'course-pipeline',
   'dashboard',
+  'data-export',
   'data-ownership',
   'database-busy',
   'durable-mail',

@@ -19,7 +19,7 @@ const entries = {
   'bin/backup': 'scripts/backup.ts',
   'bin/restore': 'scripts/restore.ts',
   'threads/sanitize-html': 'app/utils/sanitize-html-thread.server.ts',
-  'threads/export-pdf': 'app/services/export/pdf-thread.server.ts',
+  'threads/export': 'app/services/export/export-thread.server.ts',
   'threads/material': 'app/services/material/extract-thread.server.ts',
 };
 

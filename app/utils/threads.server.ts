@@ -10,7 +10,7 @@ const compiled = !/\.tsx?$/.test(new URL(import.meta.url).pathname);
 
 /**
  * A worker thread running one of the app's thread entries, `name` (`sanitize-html`,
- * `export-pdf`): in production the compiled `build/threads/<name>.js` with plain node; from the
+ * `export`): in production the compiled `build/threads/<name>.js` with plain node; from the
  * sources (tests, development) the TypeScript file `sourceFile` through tsx's hooks, which only
  * development installs have.
  */

@@ -1,14 +1,18 @@
+import fs from 'node:fs';
 import { and, eq } from 'drizzle-orm';
+import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { demoProviderRecords, users } from '../../db/schema';
 import { expectToast, signUpInBrowser } from '../support/accounts';
-import { useBrowser } from '../support/browser';
+import { hydrated, useBrowser } from '../support/browser';
 import { appDatabase, signUp } from '../support/members';
+import { pageProblems } from '../support/page-checks';
 
 /**
  * What a member owns (issue 38), done as a new member does it on a phone: deleting one of two
- * courses from its /home card, after the confirmation page.
+ * courses from its /home card, after the confirmation page; taking everything along in one zip
+ * (on a desktop and on a phone); deleting the account.
  */
 describe('members own their data, in a browser', () => {
   const e2e = useBrowser();
@@ -69,6 +73,50 @@ describe('members own their data, in a browser', () => {
     await page.waitForURL(new RegExp(`${astronomy}$`));
     await page.context().close();
   });
+
+  for (const [label, viewport] of [
+    ['a desktop', { width: 1280, height: 800 }],
+    ['a phone', { width: 390, height: 844 }],
+  ] as const)
+    it(`exports everything from /profile on ${label}: the zip holds the account, the course and the notes`, async () => {
+      const page = await e2e.newPage({ viewport, acceptDownloads: true });
+      const member = await signUp(page, dataDir, { name: 'Grace Hopper' });
+      const coursePath = await generate(page, 'Compilers');
+      await hydrated(page);
+      const notes = page.getByTestId('lesson-notes').getByLabel('My notes');
+      await notes.fill('Remember: **parsing** comes before code generation.');
+      await page.getByTestId('notes-state').getByText('Saved', { exact: true }).waitFor();
+
+      await page.goto('/profile');
+      const section = page.getByTestId('export-data');
+      await section.getByRole('heading', { name: 'Export my data' }).waitFor();
+      expect(await pageProblems(page)).toEqual([]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        section.getByRole('link', { name: 'Download my data (.zip)' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/-my-data-\d{4}-\d{2}-\d{2}\.zip$/);
+      const files = unzipSync(new Uint8Array(fs.readFileSync((await download.path())!)));
+      const names = Object.keys(files);
+
+      expect(names[0]).toBe('README.md');
+      expect(strFromU8(files['README.md']!)).toContain('course.md');
+      const profile = JSON.parse(strFromU8(files['account/profile.json']!)) as object;
+      expect(profile).toMatchObject({ id: member.id, email: member.email, name: 'Grace Hopper' });
+
+      const courseId = coursePath.split('/').pop()!;
+      const folder = `courses/compilers-${courseId}`;
+      const record = JSON.parse(strFromU8(files[`${folder}/course.json`]!)) as object;
+      expect(record).toMatchObject({ _id: courseId, mainTopic: 'Compilers', user: member.id });
+      const markdown = strFromU8(files[`${folder}/course.md`]!);
+      expect(markdown).toMatch(/^# Compilers\n/);
+      expect(markdown).toContain('Remember: **parsing** comes before code generation.');
+      const saved = JSON.parse(strFromU8(files[`${folder}/notes.json`]!)) as { note: string }[];
+      expect(saved.map((note) => note.note)).toEqual([
+        'Remember: **parsing** comes before code generation.',
+      ]);
+      await page.context().close();
+    });
 
   it('deletes a subscribed account: PayPal shows it cancelled, the old password fails, the address signs up afresh', async () => {
     const page = await e2e.newPage(phone);

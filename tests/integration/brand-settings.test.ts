@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Receipt, SubscriptionRow } from '~/models/subscriptions.server';
-import { receiptPdf } from '~/services/billing/receipts.server';
+import { receiptPdf } from '~/services/billing/receipt-document.server';
+import { brand } from '~/services/brand.server';
 import { currentBranding } from '~/services/certificate/branding.server';
 import { database, tables } from '~/utils/database.server';
 import { freePort } from '../../scripts/lib/system';
@@ -283,6 +284,7 @@ describe('brand settings', () => {
         customer: null,
         startedAt: null,
       } as unknown as SubscriptionRow,
+      (await brand()).name,
     );
     const parser = new PDFParse({ data: new Uint8Array(receipt) });
     try {

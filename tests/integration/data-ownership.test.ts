@@ -226,6 +226,13 @@ describe('deleting a course over HTTP', () => {
     const courseId = await createCourse(owner.cookie, 'API course');
     const missing = await deleteByApi(owner.cookie, {});
     expect(missing.status).toBe(400);
+    // The contract's choice (ADR 0054): a POST in the spec's style; a DELETE deletes nothing.
+    const restStyle = await request(`/api/course/${courseId}`, owner.cookie, { method: 'DELETE' });
+    expect(restStyle.status).toBe(404);
+    const wrongMethod = await request('/api/deletecourse', owner.cookie, { method: 'DELETE' });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('Allow')).toBe('POST');
+    expect((await request(`/api/course?courseId=${courseId}`, owner.cookie)).status).toBe(200);
 
     const deleted = await deleteByApi(owner.cookie, { courseId });
     expect(deleted.status).toBe(200);

@@ -105,4 +105,22 @@ export const accountOperations = {
     body: profileSchema.and(z.object({ uid: z.string().optional().describe("The caller's id") })),
     responses: { 200: json('Saved', Message) },
   }),
+  export: operation({
+    method: 'GET',
+    path: '/api/export',
+    file: 'api.export.ts',
+    summary: "Everything of the caller's, in one zip",
+    description:
+      'The data export of /profile (**Export my data**): the account (profile, plan, subscriptions, receipts as PDFs), every outline, the text of every document the caller wrote a course from, and every course as its course record (`course.json`, the shape of `GET /api/courses`) and as Markdown, with the caller’s notes, tutor conversations, quiz attempts and flashcards with their review log. `README.md` in the zip says what each file is. Streamed as it is made (no `Content-Length`). A third export while two of the caller’s are under way: 429 with `Retry-After` (ADR 0060).',
+    tag: 'Accounts',
+    audience: 'member',
+    errors: [429],
+    responses: {
+      200: {
+        description: 'A zip file (`Content-Disposition: attachment`)',
+        schema: z.string().describe('The zip’s bytes'),
+        contentType: 'application/zip',
+      },
+    },
+  }),
 } as const satisfies Record<string, ApiOperation>;

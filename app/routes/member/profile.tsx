@@ -202,6 +202,18 @@ export default function Profile() {
         </div>
       </div>
       <ApiTokens tokens={tokens} max={maxTokens} result={tokenResult} />
+      <div className="auth-card card export-data" data-testid="export-data">
+        <h2>Export my data</h2>
+        <p>
+          One zip with everything of yours: your account, plan, subscriptions and receipts, every
+          course (as JSON and as Markdown), your notes, tutor conversations, quiz answers,
+          flashcards with their reviews, and the text of your documents. A README in it says what
+          each file is.
+        </p>
+        <a href="/profile/export.zip" className="button" download>
+          Download my data (.zip)
+        </a>
+      </div>
       <div className="auth-card card delete-account" data-testid="delete-account">
         <h2>Delete account</h2>
         <p>

@@ -16,7 +16,7 @@ import {
   subscriptionDetails,
   subscriptionSummary,
 } from '~/services/billing/subscription-view.server';
-import { formatMoney } from '~/services/billing/receipts.server';
+import { formatMoney } from '~/services/billing/receipt-document.server';
 import authStyles from '~/styles/auth.css?url';
 import { requireUser } from '~/utils/auth.server';
 import { pageMeta } from '~/utils/meta';

@@ -1,7 +1,9 @@
 import { fail, ok, type Result } from '~/domain/result';
 import { getReceiptForUser, listReceipts } from '~/models/subscriptions.server';
 import type { User } from '~/models/users.server';
-import { emailReceiptOnce, receiptFilename, receiptPdf, sendReceiptEmail } from './receipts.server';
+import { brand } from '~/services/brand.server';
+import { receiptFilename, receiptPdf } from './receipt-document.server';
+import { emailReceiptOnce, sendReceiptEmail } from './receipts.server';
 
 /** The member's own receipts: downloaded as PDFs or emailed again. */
 
@@ -14,7 +16,7 @@ export async function receiptDownload(
   if (!found) return fail('Receipt not found', 404);
   return ok({
     filename: receiptFilename(found.receipt),
-    pdf: await receiptPdf(found.receipt, found.subscription),
+    pdf: await receiptPdf(found.receipt, found.subscription, (await brand()).name),
   });
 }
 

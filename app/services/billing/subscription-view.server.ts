@@ -11,7 +11,7 @@ import type { User } from '~/models/users.server';
 import { log } from '~/utils/logger.server';
 import type { ProviderSubscription } from '../vendors/billing-provider.server';
 import { paidSubscriptionOf, providerOf } from './providers.server';
-import { formatMoney } from './receipts.server';
+import { formatMoney } from './receipt-document.server';
 
 /** What the pages and the API show of a member's subscription. */
 

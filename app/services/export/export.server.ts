@@ -3,7 +3,7 @@ import { env } from '~/utils/env.server';
 import { memberSlots } from '~/utils/member-slots';
 import { exportableCourse, exportSlug, imageUrlsOf, loadImages } from './course-export.server';
 import { courseMarkdown } from './markdown.server';
-import { coursePdfOffThread } from './pdf-pool.server';
+import { coursePdfOffThread } from './export-pool.server';
 
 export type ExportFormat = 'md' | 'pdf';
 
