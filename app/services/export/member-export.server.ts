@@ -16,7 +16,6 @@ import type { User } from '~/models/users.server';
 import { brand } from '~/services/brand.server';
 import { receiptFilename } from '~/services/billing/receipt-document.server';
 import { courseRecordPage, decodeCursor } from '~/services/course-list.server';
-import { env } from '~/utils/env.server';
 import type { RequestLike } from '~/utils/json-route.server';
 import { memberSlots } from '~/utils/member-slots';
 import { providerReturnBase } from '~/utils/public-url.server';
