@@ -17,12 +17,17 @@ import {
 import { editQuiz, quizForEditing } from '~/services/quizzes.server';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
+import { siteName } from '~/utils/meta';
 import { toastHeader } from '~/utils/toast.server';
 import { readBody } from '~/utils/validation.server';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: courseStyles }];
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Edit quiz: ${data.quiz.title} | CourseGen` : 'Edit quiz | CourseGen' },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  {
+    title: data
+      ? `Edit quiz: ${data.quiz.title} | ${siteName(matches)}`
+      : `Edit quiz | ${siteName(matches)}`,
+  },
   { name: 'robots', content: 'noindex' },
 ];
 
