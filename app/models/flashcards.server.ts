@@ -174,19 +174,14 @@ export async function storeDeck(
 
 /**
  * The lesson's text was replaced (in the writer's transaction): its deck, if any, is marked as
- * written from an older text, to be offered for rewriting. Given the new text, only a real change
- * marks it (an API client echoing a lesson back changes nothing).
+ * written from an older text, to be offered for rewriting.
  */
-export async function markDeckLessonChanged(lessonId: number, newTheory?: string) {
-  const { flashcardDecks, lessons } = tables;
-  const changed =
-    newTheory === undefined
-      ? undefined
-      : sql`exists (select 1 from ${lessons} where ${lessons.id} = ${lessonId} and ${lessons.theory} <> ${newTheory})`;
+export async function markDeckLessonChanged(lessonId: number) {
+  const { flashcardDecks } = tables;
   await database()
     .update(flashcardDecks)
     .set({ lessonChanged: true })
-    .where(and(eq(flashcardDecks.lessonId, lessonId), changed));
+    .where(eq(flashcardDecks.lessonId, lessonId));
 }
 
 /**

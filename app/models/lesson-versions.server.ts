@@ -7,8 +7,8 @@ import { database, first, tables, transaction } from '~/utils/database.server';
 /**
  * The history of a lesson's text (ADR 0059). Every write that replaces a written lesson's text
  * (an edit, a regeneration, a restore) goes through `replaceLessonText` here, in one transaction
- * with the version it adds; the text first written is kept lazily, the first time it is replaced,
- * so generation (and /api/update's first text) need not know about versions.
+ * with the version it adds (/api/update's other text for a written lesson too); the text first
+ * written is kept lazily, the first time it is replaced, so generation need not know about versions.
  */
 export type LessonVersion = typeof lessonVersions.$inferSelect;
 

@@ -1,7 +1,8 @@
 import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { lessons, CourseType, LessonSource, MediaState } from '../../db/schema';
 import { database, first, tables, transaction, type Tables } from '~/utils/database.server';
-import { insertOwedDecks, markDeckLessonChanged } from './flashcards.server';
+import { insertOwedDecks } from './flashcards.server';
+import { replaceLessonText } from './lesson-versions.server';
 
 /**
  * One row per lesson. Every write here touches exactly one lesson row and only
@@ -245,18 +246,25 @@ export async function updateLessonsFromClient(updates: ClientLessonUpdate[]) {
   });
 }
 
-async function updateLessonFromClient({ lessonId, ...update }: ClientLessonUpdate) {
+async function updateLessonFromClient({ lessonId, ...given }: ClientLessonUpdate) {
   const { lessons } = tables;
-  const firstTheory = update.theory
+  const current = given.theory
     ? await first(
         database()
-          .select({ courseId: lessons.courseId })
+          .select({ courseId: lessons.courseId, theory: lessons.theory })
           .from(lessons)
-          .where(and(eq(lessons.id, lessonId), isNull(lessons.theory))),
+          .where(eq(lessons.id, lessonId)),
       )
     : undefined;
-  if (firstTheory) await insertOwedDecks([{ lessonId, courseId: firstTheory.courseId }]);
-  else if (update.theory) await markDeckLessonChanged(lessonId, update.theory);
+  let update = given;
+  if (current && current.theory === null)
+    await insertOwedDecks([{ lessonId, courseId: current.courseId }]);
+  else if (current && current.theory !== given.theory) {
+    // Another text for a written lesson is an edit (ADR 0059): the text it replaces is kept as a
+    // version, and a running regeneration is not overwritten ('busy' leaves the lesson as it is).
+    await replaceLessonText(lessonId, { kind: 'edited', theory: given.theory! });
+    update = { ...given, theory: undefined };
+  }
   await database()
     .update(lessons)
     .set({

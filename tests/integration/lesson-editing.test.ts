@@ -262,6 +262,47 @@ describe('editing a written lesson', () => {
     expect(history).toContain('My own words about compost.');
   }, 90_000);
 
+  it("keeps an API client's other text as an edit, and its echo of the same text as nothing new", async () => {
+    const owner = await member();
+    const { courseId, lessonIds } = await createCourse(owner.cookie);
+    const content = (compost: string) =>
+      JSON.stringify({
+        gardening: [
+          {
+            title: 'Soil',
+            subtopics: [
+              { title: 'Compost', theory: compost, done: true },
+              { title: 'Mulch', theory: '<p>Mulch keeps water in.</p>' },
+            ],
+          },
+        ],
+      });
+    const edited = await postJson(`/api/lesson/${lessonIds[0]}`, owner.cookie, {
+      title: 'Compost',
+      markdown: 'Compost feeds the soil, edited on the page.',
+    });
+    expect(edited.status).toBe(200);
+    // A client that read the course before the edit sends its old text back.
+    const stale = await postJson('/api/update', owner.cookie, {
+      courseId,
+      content: content('<p>Compost feeds the soil.</p>'),
+    });
+    expect(stale.status).toBe(200);
+    const afterStale = await versionsOf(lessonIds[0]!, owner.cookie);
+    expect(afterStale.map((version) => version.kind)).toEqual(['edited', 'edited', 'generated']);
+    const history = await (
+      await request(`/lesson/${lessonIds[0]}/history?version=${afterStale[1]!.id}`, owner.cookie)
+    ).text();
+    expect(history).toContain('edited on the page');
+    // The same text again, as a client marking lessons done does: no new version.
+    await postJson('/api/update', owner.cookie, {
+      courseId,
+      content: content('<p>Compost feeds the soil.</p>'),
+    });
+    expect(await versionsOf(lessonIds[0]!, owner.cookie)).toHaveLength(3);
+    expect(await versionsOf(lessonIds[1]!, owner.cookie)).toHaveLength(1);
+  });
+
   it('keeps the last 50 versions of a lesson', async () => {
     const owner = await member();
     const { lessonIds } = await createCourse(owner.cookie);
