@@ -1,6 +1,6 @@
 import { Form } from '@remix-run/react';
 import { MAX_BRAND_NAME, MAX_LOGO_BYTES, PRODUCT_ACCENT } from '~/domain/brand';
-import { TableScroll } from './table-scroll';
+import { SettingChanges } from './setting-changes';
 
 interface BrandingData {
   settings: { name: string | null; accent: string | null; supportEmail: string | null };
@@ -86,41 +86,13 @@ export function BrandingSettings({
       {branding.changes.length === 0 ? (
         <p>The brand is the install&apos;s default: nothing has been changed yet.</p>
       ) : (
-        <TableScroll label="Changes to the brand">
-          <table aria-label="Changes to the brand" data-testid="brand-changes">
-            <thead>
-              <tr>
-                <th scope="col">When (UTC)</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Undo</th>
-              </tr>
-            </thead>
-            <tbody>
-              {branding.changes.map((change) => (
-                <tr key={change.id}>
-                  <td>{change.at}</td>
-                  <td>{change.actorEmail}</td>
-                  <td>{change.what}</td>
-                  <td>
-                    <Form method="post">
-                      <input type="hidden" name="auditId" value={change.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="rollback-brand"
-                        className="button"
-                        aria-label={`Roll back the brand change of ${change.at}`}
-                      >
-                        Roll back
-                      </button>
-                    </Form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <SettingChanges
+          label="Changes to the brand"
+          testId="brand-changes"
+          changes={branding.changes}
+          rollbackIntent="rollback-brand"
+          rollbackLabel={(at) => `Roll back the brand change of ${at}`}
+        />
       )}
     </section>
   );

@@ -12,9 +12,9 @@ import { fail, ok, type Result } from '~/domain/result';
 import { isMainAdminRole } from '~/domain/roles';
 import { getAuditEntry, listAuditOf, recordAudit } from '~/models/admin.server';
 import { readSetting, writeSetting } from '~/models/settings.server';
+import { freshSetting } from './fresh-setting.server';
 import type { User } from '~/models/users.server';
 import { env } from '~/utils/env.server';
-import { log } from '~/utils/logger.server';
 import { hasForbiddenCharacters } from '~/utils/text';
 import { checkLogo } from './brand-logo.server';
 
@@ -85,21 +85,11 @@ function resolve(settings: BrandSettings): Brand {
   };
 }
 
-let cached: { settings: BrandSettings; brand: Brand; readAt: number } | null = null;
-
-async function load() {
-  if (cached && Date.now() - cached.readAt < BRAND_FRESH_MS) return cached;
-  const row = await readSetting(BRAND_KEY);
-  let stored: unknown = null;
-  try {
-    stored = row ? JSON.parse(row.value) : null;
-  } catch {
-    log.error('brand.unreadable_settings', {});
-  }
-  const settings = settingsOf(stored);
-  cached = { settings, brand: resolve(settings), readAt: Date.now() };
-  return cached;
-}
+const stored = freshSetting(BRAND_KEY, BRAND_FRESH_MS, (value) => {
+  const settings = settingsOf(value);
+  return { settings, brand: resolve(settings) };
+});
+const load = () => stored.read();
 
 /** The brand every page, email, certificate, receipt and export shows. */
 export async function brand(): Promise<Brand> {
@@ -113,7 +103,7 @@ async function brandSettings(): Promise<BrandSettings> {
 
 /** Forgets what this process read: the next `brand()` reads the database. */
 function forgetBrand() {
-  cached = null;
+  stored.forget();
 }
 
 /** An address of this site as a full URL (emails are read elsewhere); a full URL as it is. */

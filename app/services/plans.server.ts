@@ -20,7 +20,8 @@ import {
 import { fail, ok, type Result } from '~/domain/result';
 import { isMainAdminRole } from '~/domain/roles';
 import { getAuditEntry, listAuditOf, recordAudit } from '~/models/admin.server';
-import { readSetting, writeSetting } from '~/models/settings.server';
+import { writeSetting } from '~/models/settings.server';
+import { freshSetting } from './fresh-setting.server';
 import type { User } from '~/models/users.server';
 import { log } from '~/utils/logger.server';
 import { parseWith } from '~/utils/validation.server';
@@ -56,8 +57,6 @@ export const planSettingsSchema: z.ZodType<PlanSettings> = z.object({
   yearly: paidPlanSchema,
 });
 const PLANS_FRESH_MS = 1_000;
-
-let cached: { settings: PlanSettings; table: PlanTable; readAt: number } | null = null;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
@@ -107,19 +106,11 @@ function withDefaults(stored: unknown): PlanSettings {
   return DEFAULT_PLAN_SETTINGS;
 }
 
-async function load() {
-  if (cached && Date.now() - cached.readAt < PLANS_FRESH_MS) return cached;
-  const row = await readSetting(PLANS_KEY);
-  let stored: unknown = null;
-  try {
-    stored = row ? JSON.parse(row.value) : null;
-  } catch {
-    log.error('plans.unreadable_settings', {});
-  }
-  const settings = withDefaults(stored);
-  cached = { settings, table: planTable(settings), readAt: Date.now() };
-  return cached;
-}
+const stored = freshSetting(PLANS_KEY, PLANS_FRESH_MS, (value) => {
+  const settings = withDefaults(value);
+  return { settings, table: planTable(settings) };
+});
+const load = () => stored.read();
 
 /** Every plan as set now. */
 export async function plans(): Promise<PlanTable> {
@@ -138,7 +129,7 @@ export async function planSettings(): Promise<PlanSettings> {
 
 /** Forgets what this process read: the next `plans()` reads the database. */
 export function forgetPlans() {
-  cached = null;
+  stored.forget();
 }
 
 const PLAN_SETTINGS_MESSAGES = {

@@ -19,7 +19,7 @@ import {
   rollBackPlanChange,
   savePlanSettings,
 } from '~/services/plans.server';
-import { TableScroll } from '~/components/table-scroll';
+import { SettingChanges } from '~/components/setting-changes';
 import { BrandingSettings } from '~/components/branding-settings';
 import { brandFormAction, brandPage, isBrandIntent } from '~/services/brand.server';
 import { requireMainAdmin } from '~/utils/auth.server';
@@ -187,41 +187,13 @@ export default function Settings() {
       {changes.length === 0 ? (
         <p>The plans are the product&apos;s own: nothing has been changed yet.</p>
       ) : (
-        <TableScroll label="Changes to the plans">
-          <table aria-label="Changes to the plans" data-testid="plan-changes">
-            <thead>
-              <tr>
-                <th scope="col">When (UTC)</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Undo</th>
-              </tr>
-            </thead>
-            <tbody>
-              {changes.map((change) => (
-                <tr key={change.id}>
-                  <td>{change.at}</td>
-                  <td>{change.actorEmail}</td>
-                  <td>{change.what}</td>
-                  <td>
-                    <Form method="post">
-                      <input type="hidden" name="auditId" value={change.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="rollback"
-                        className="button"
-                        aria-label={`Roll back the change of ${change.at}`}
-                      >
-                        Roll back
-                      </button>
-                    </Form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <SettingChanges
+          label="Changes to the plans"
+          testId="plan-changes"
+          changes={changes}
+          rollbackIntent="rollback"
+          rollbackLabel={(at) => `Roll back the change of ${at}`}
+        />
       )}
       <BrandingSettings branding={branding} saving={saving} />
     </section>
