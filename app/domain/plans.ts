@@ -45,6 +45,8 @@ export interface PlanDefinition {
      * and how many characters of text may be pasted.
      */
     material: { documents: boolean; pastedChars: number };
+    /** Questions a member may ask the tutor per day (a window that starts at the first). */
+    tutorQuestionsPerDay: number;
   };
 }
 
@@ -54,6 +56,7 @@ export type PlanTable = { readonly [K in PlanId]: PlanDefinition & { id: K } };
 /** The product's hard maxima: no setting goes past them (the AI's prompts and /create are built for them). */
 export const MAX_TOPICS = 10;
 export const MAX_PLAN_PASTED_CHARS = 100_000;
+export const MAX_TUTOR_QUESTIONS_PER_DAY = 1_000;
 /** The highest price a plan may be given, in cents (10,000.00). */
 export const MAX_PRICE_CENTS = 1_000_000;
 
@@ -82,6 +85,7 @@ type PlanLimits = {
   topics: number;
   documents: boolean;
   pastedChars: number;
+  tutorQuestionsPerDay: number;
 };
 type PaidPlanLimits = PlanLimits & {
   trialDays: number;
@@ -101,9 +105,23 @@ const usd = (amountCents: number): Record<PaymentProvider, ProviderPrice> => ({
 
 /** The product's own plans: Free (5 topics), Monthly 8 USD and Yearly 88 USD (10 topics), no trial. */
 export const DEFAULT_PLAN_SETTINGS: PlanSettings = {
-  free: { topics: 5, documents: false, pastedChars: 20_000 },
-  monthly: { prices: usd(800), trialDays: 0, topics: 10, documents: true, pastedChars: 100_000 },
-  yearly: { prices: usd(8800), trialDays: 0, topics: 10, documents: true, pastedChars: 100_000 },
+  free: { topics: 5, documents: false, pastedChars: 20_000, tutorQuestionsPerDay: 20 },
+  monthly: {
+    prices: usd(800),
+    trialDays: 0,
+    topics: 10,
+    documents: true,
+    pastedChars: 100_000,
+    tutorQuestionsPerDay: 200,
+  },
+  yearly: {
+    prices: usd(8800),
+    trialDays: 0,
+    topics: 10,
+    documents: true,
+    pastedChars: 100_000,
+    tutorQuestionsPerDay: 200,
+  },
 };
 
 /** The price a provider charges without its plan id (what the browser and the cards need). */
@@ -154,6 +172,7 @@ function paidPlan<K extends PaidPlanId>(
       topicCounts: topicCountsUpTo(set.topics),
       courseTypes: ['text', 'video'],
       material: { documents: set.documents, pastedChars: set.pastedChars },
+      tutorQuestionsPerDay: set.tutorQuestionsPerDay,
     },
   };
 }
@@ -187,6 +206,7 @@ export function planTable(settings: PlanSettings): PlanTable {
           documents: settings.free.documents,
           pastedChars: settings.free.pastedChars,
         },
+        tutorQuestionsPerDay: settings.free.tutorQuestionsPerDay,
       },
     },
     monthly: paidPlan('monthly', 'month', settings.monthly),
@@ -342,6 +362,7 @@ export function describePlanChange(before: PlanSettings, after: PlanSettings): s
       ['topics', 'topics'],
       ['pastedChars', 'pasted characters'],
       ['documents', 'documents'],
+      ['tutorQuestionsPerDay', 'tutor questions a day'],
     ] as const) {
       if (!(field in now) || was[field] === now[field]) continue;
       const show = (value: unknown) =>

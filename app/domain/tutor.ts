@@ -6,13 +6,6 @@ import { planName, type PlanId } from './plans';
  */
 export const MAX_QUESTION_LENGTH = 1000;
 
-/** Questions a member may ask the tutor per day (a window that starts at the first question). */
-export const TUTOR_QUESTIONS_PER_DAY: Record<PlanId, number> = {
-  free: 20,
-  monthly: 200,
-  yearly: 200,
-};
-
 export const EMPTY_QUESTION_MESSAGE = 'Please type a question for the tutor.';
 export const QUESTION_TOO_LONG_MESSAGE = `Your question is too long: please keep it under ${MAX_QUESTION_LENGTH} characters.`;
 export const TUTOR_NOT_READY_MESSAGE = 'The tutor can help once this lesson is written.';
@@ -27,8 +20,13 @@ const hours = (seconds: number) => {
   return `${n} hour${n === 1 ? '' : 's'}`;
 };
 
-export function tutorDailyCapMessage(plan: PlanId, retryAfterSeconds: number): string {
-  return `You have asked the tutor ${TUTOR_QUESTIONS_PER_DAY[plan]} questions today, the most the ${planName(
+/** `perDay`: the plan's `tutorQuestionsPerDay`, as the operator set it. */
+export function tutorDailyCapMessage(
+  plan: PlanId,
+  perDay: number,
+  retryAfterSeconds: number,
+): string {
+  return `You have asked the tutor ${perDay} questions today, the most the ${planName(
     plan,
   )} allows. Please ask again in ${hours(retryAfterSeconds)}.`;
 }

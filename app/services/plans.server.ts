@@ -8,6 +8,7 @@ import {
   MAX_PRICE_CENTS,
   MAX_TOPICS,
   MAX_TRIAL_DAYS,
+  MAX_TUTOR_QUESTIONS_PER_DAY,
   PLAN_IDS,
   planTable,
   type Currency,
@@ -41,6 +42,7 @@ const planLimitsSchema = z.object({
   topics: z.number().int().min(1).max(MAX_TOPICS),
   documents: z.boolean(),
   pastedChars: z.number().int().min(0).max(MAX_PLAN_PASTED_CHARS),
+  tutorQuestionsPerDay: z.number().int().min(1).max(MAX_TUTOR_QUESTIONS_PER_DAY),
 });
 const providerPriceSchema = z.object({
   amountCents: z.number().int().min(1).max(MAX_PRICE_CENTS),
@@ -143,6 +145,8 @@ const PLAN_SETTINGS_MESSAGES = {
   trial: (label: string) =>
     `${label} trial must be a whole number of days from 0 to ${MAX_TRIAL_DAYS}`,
   topics: (label: string) => `${label} topics must be a whole number from 1 to ${MAX_TOPICS}`,
+  tutor: (label: string) =>
+    `${label} tutor questions a day must be a whole number from 1 to ${MAX_TUTOR_QUESTIONS_PER_DAY.toLocaleString('en-US')}`,
   pasted: (label: string) =>
     `${label} pasted characters must be a whole number from 0 to ${MAX_PLAN_PASTED_CHARS.toLocaleString('en-US')}`,
 } as const;
@@ -177,6 +181,12 @@ const limits = (id: PlanId) => ({
     0,
     MAX_PLAN_PASTED_CHARS,
   ),
+  // Optional: a client that predates the field keeps what is set.
+  [`${id}TutorQuestions`]: wholeNumber(
+    PLAN_SETTINGS_MESSAGES.tutor(LABELS[id]),
+    1,
+    MAX_TUTOR_QUESTIONS_PER_DAY,
+  ).optional(),
 });
 /**
  * A paid plan's prices and trial. PayPal's price is required (the form always had it); a currency,
@@ -228,6 +238,8 @@ function fromForm(form: Record<string, unknown>, current: PlanSettings): Result<
   const limitsOf = (id: PlanId) => ({
     topics: value[`${id}Topics`] as number,
     pastedChars: value[`${id}PastedChars`] as number,
+    tutorQuestionsPerDay:
+      (value[`${id}TutorQuestions`] as number | undefined) ?? current[id].tutorQuestionsPerDay,
     // A checkbox: sent when ticked.
     documents: form[`${id}Documents`] === 'on' || form[`${id}Documents`] === 'true',
   });

@@ -10,10 +10,10 @@ import {
   TUTOR_BUSY_MESSAGE,
   TUTOR_FAILED_MESSAGE,
   TUTOR_NOT_READY_MESSAGE,
-  TUTOR_QUESTIONS_PER_DAY,
   tutorDailyCapMessage,
 } from '~/domain/tutor';
 import { aiAllowance, giveBackAiAllowance } from '~/services/ai-allowance.server';
+import { planOf } from '~/services/plans.server';
 import { languageInstruction } from '~/domain/languages';
 import { oneLine, streamText } from '~/services/vendors/ai.server';
 import type { AiMessage } from '~/services/vendors/ai-provider.server';
@@ -40,9 +40,9 @@ const MAX_ANSWERS_PER_MEMBER = 2;
 
 const answering = new Map<string, number>();
 
-const tutorDailyLimit = (user: Pick<User, 'plan'>): RateLimit => ({
+const tutorDailyLimit = async (user: Pick<User, 'plan'>): Promise<RateLimit> => ({
   name: 'tutor:day',
-  max: TUTOR_QUESTIONS_PER_DAY[user.plan],
+  max: (await planOf(user.plan)).limits.tutorQuestionsPerDay,
   windowSeconds: 24 * 3600,
 });
 
@@ -100,7 +100,7 @@ async function admitQuestion(user: User, lesson: Lesson, raw: unknown) {
   const hourly = await aiAllowance(user);
   if (!hourly.allowed)
     return { refused: refuse(429, TUTOR_ALLOWANCE_MESSAGE, hourly.retryAfterSeconds) };
-  const daily = tutorDailyLimit(user);
+  const daily = await tutorDailyLimit(user);
   const today = await hit(daily, user.id);
   const giveBack = async () => {
     await hit(daily, user.id, -1);
@@ -111,7 +111,7 @@ async function admitQuestion(user: User, lesson: Lesson, raw: unknown) {
     return {
       refused: refuse(
         429,
-        tutorDailyCapMessage(user.plan, today.retryAfterSeconds),
+        tutorDailyCapMessage(user.plan, daily.max, today.retryAfterSeconds),
         today.retryAfterSeconds,
       ),
     };

@@ -166,6 +166,10 @@ describe('plan settings', () => {
         { monthlyPastedChars: '100001' },
         'Monthly Plan pasted characters must be a whole number from 0 to 100,000',
       ],
+      [
+        { freeTutorQuestions: '0' },
+        'Free Plan tutor questions a day must be a whole number from 1 to 1,000',
+      ],
     ] as const) {
       const response = await saveSettings(first, owner.cookie, { ...SETTINGS, ...change });
       expect(response.status).toBe(400);
@@ -188,6 +192,7 @@ describe('plan settings', () => {
       ...SETTINGS,
       monthlyPrice: '12',
       freeTopics: '6',
+      freeTutorQuestions: '3',
     });
     expect(saved.status).toBe(200);
     expect(await saved.text()).toContain('Plans saved');
@@ -211,8 +216,15 @@ describe('plan settings', () => {
     expect(audit[0]!.actorEmail).toBe(owner.member.email);
     expect(JSON.parse(audit[0]!.detail)).toMatchObject({
       before: { monthly: { prices: { paypal: { amountCents: 800 } } }, free: { topics: 5 } },
-      after: { monthly: { prices: { paypal: { amountCents: 1200 } } }, free: { topics: 6 } },
+      after: {
+        monthly: { prices: { paypal: { amountCents: 1200 } } },
+        free: { topics: 6, tutorQuestionsPerDay: 3 },
+      },
     });
+    const page = await fetch(`${first.base}/admin/settings`, {
+      headers: { Cookie: owner.cookie },
+    }).then((r) => r.text());
+    expect(page).toContain('Free Plan tutor questions a day: 20 → 3');
   });
 
   it('roll back from their audit entry, on every web process', async () => {
@@ -223,7 +235,9 @@ describe('plan settings', () => {
     const page = await fetch(`${first.base}/admin/settings`, {
       headers: { Cookie: owner.cookie },
     }).then((r) => r.text());
-    expect(page).toContain('Free Plan topics: 5 → 6; Monthly Plan price: $8 → $12');
+    expect(page).toContain(
+      'Free Plan topics: 5 → 6; Free Plan tutor questions a day: 20 → 3; Monthly Plan price: $8 → $12',
+    );
 
     const rollBack = (cookie: string, auditId: string) =>
       saveSettings(second, cookie, { intent: 'rollback', auditId });
@@ -243,6 +257,8 @@ describe('plan settings', () => {
     const after = await fetch(`${second.base}/admin/settings`, {
       headers: { Cookie: owner.cookie },
     }).then((r) => r.text());
-    expect(after).toContain('Rollback: Free Plan topics: 6 → 5; Monthly Plan price: $12 → $8');
+    expect(after).toContain(
+      'Rollback: Free Plan topics: 6 → 5; Free Plan tutor questions a day: 3 → 20; Monthly Plan price: $12 → $8',
+    );
   });
 });

@@ -2,7 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { writeKnobs } from '../../mocks/knobs';
+import { DEFAULT_PLAN_SETTINGS } from '~/domain/plans';
+import { writeSetting } from '~/models/settings.server';
+import { forgetPlans, PLANS_KEY } from '~/services/plans.server';
+import { database, tables } from '~/utils/database.server';
 import * as statusLesson from '~/routes/member/status.lesson.$lessonId';
 import * as tutorRoute from '~/routes/member/tutor.$lessonId';
 import {
@@ -11,7 +16,6 @@ import {
   QUESTION_TOO_LONG_MESSAGE,
   TUTOR_ALLOWANCE_MESSAGE,
   TUTOR_FAILED_MESSAGE,
-  TUTOR_QUESTIONS_PER_DAY,
   tutorDailyCapMessage,
 } from '~/domain/tutor';
 import { createCourseWithLessons } from '~/models/courses.server';
@@ -584,21 +588,35 @@ describe('the tutor', () => {
 
     process.env.AI_REQUESTS_PER_HOUR = '1000';
     resetEnvForTests();
-    const free = await member('free');
-    const freeCourse = await course(free.user.id);
-    const cap = TUTOR_QUESTIONS_PER_DAY.free;
-    for (let i = 0; i < cap; i += 1)
-      expect(
-        (await ask(free.cookie, freeCourse.written, `Chlorophyll question ${i}`)).done,
-      ).toBeDefined();
-    const refused = await ask(free.cookie, freeCourse.written, 'Chlorophyll once more?');
-    expect(refused).toMatchObject({
-      status: 429,
-      body: { success: false, message: tutorDailyCapMessage('free', 24 * 3600) },
-    });
-    expect(refused.body!.message).toContain(`${cap} questions today`);
-    expect((await conversation(free.cookie, freeCourse.written)).body.messages).toHaveLength(
-      cap * 2,
+    // The operator's setting, not the product's default (20), caps a free member's day.
+    const cap = 3;
+    await writeSetting(
+      PLANS_KEY,
+      JSON.stringify({
+        ...DEFAULT_PLAN_SETTINGS,
+        free: { ...DEFAULT_PLAN_SETTINGS.free, tutorQuestionsPerDay: cap },
+      }),
     );
+    forgetPlans();
+    try {
+      const free = await member('free');
+      const freeCourse = await course(free.user.id);
+      for (let i = 0; i < cap; i += 1)
+        expect(
+          (await ask(free.cookie, freeCourse.written, `Chlorophyll question ${i}`)).done,
+        ).toBeDefined();
+      const refused = await ask(free.cookie, freeCourse.written, 'Chlorophyll once more?');
+      expect(refused).toMatchObject({
+        status: 429,
+        body: { success: false, message: tutorDailyCapMessage('free', cap, 24 * 3600) },
+      });
+      expect(refused.body!.message).toContain(`${cap} questions today`);
+      expect((await conversation(free.cookie, freeCourse.written)).body.messages).toHaveLength(
+        cap * 2,
+      );
+    } finally {
+      await database().delete(tables.settings).where(eq(tables.settings.key, PLANS_KEY));
+      forgetPlans();
+    }
   });
 });

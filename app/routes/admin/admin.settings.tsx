@@ -7,6 +7,7 @@ import {
   describePlanChange,
   MAX_PLAN_PASTED_CHARS,
   MAX_TOPICS,
+  MAX_TUTOR_QUESTIONS_PER_DAY,
   MAX_TRIAL_DAYS,
   PLAN_IDS,
   PLAN_NAMES,
@@ -153,6 +154,18 @@ export default function Settings() {
         <label className="checkbox">
           <input name={`${id}Documents`} type="checkbox" defaultChecked={plan.documents} />
           Documents may be attached
+        </label>
+        <label>
+          Tutor questions a day (1 to {MAX_TUTOR_QUESTIONS_PER_DAY.toLocaleString('en-US')})
+          <input
+            name={`${id}TutorQuestions`}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX_TUTOR_QUESTIONS_PER_DAY}
+            required
+            defaultValue={plan.tutorQuestionsPerDay}
+          />
         </label>
       </>
     );
