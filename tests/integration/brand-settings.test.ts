@@ -1,24 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { eq } from 'drizzle-orm';
 import { PDFParse } from 'pdf-parse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Receipt, SubscriptionRow } from '~/models/subscriptions.server';
 import { receiptPdf } from '~/services/billing/receipt-document.server';
 import { brand } from '~/services/brand.server';
 import { currentBranding } from '~/services/certificate/branding.server';
 import { database, tables } from '~/utils/database.server';
-import { freePort } from '../../scripts/lib/system';
 import { GIF, HANDLER_SVG, PLAIN_SVG, SCRIPTED_SVG, solidPng } from '../support/brand';
-import { builtEntry } from '../support/built';
 import {
-  closeAppDatabases,
-  createMember,
-  sessionCookieValue,
-  type Member,
-} from '../support/members';
-import { THIS_PROCESS } from '../support/app-database';
+  twoWebProcessesForThisFile,
+  type SignedIn,
+  type WebProcess,
+} from '../support/settings-nodes';
 import { until } from '../support/processes';
-import { TEST_REDIS_URL } from '../support/redis';
 
 /**
  * The brand as a setting (issue 40, ADR 0062): only the main admin reads or changes it, a logo
@@ -26,63 +20,15 @@ import { TEST_REDIS_URL } from '../support/redis';
  * every web process shows a change without a restart, in its pages, its emails, the receipt and
  * the certificate. Two web processes share this file's database and Redis, as two nodes do.
  */
-interface Web {
-  child: ChildProcess;
-  base: string;
-}
-const webs: Web[] = [];
-
-async function launchWeb(): Promise<Web> {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, [builtEntry('web-process')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      APP_URL: `http://127.0.0.1:${port}`,
-      REDIS_URL: TEST_REDIS_URL,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const web = { child, base: `http://127.0.0.1:${port}` };
-  webs.push(web);
-  await until(async () => {
-    if (child.exitCode !== null) throw new Error(`web-process exited:\n${output}`);
-    const response = await fetch(`${web.base}/healthz`).catch(() => null);
-    return response?.status === 200 || undefined;
-  }, 90_000);
-  return web;
-}
-
+type Web = WebProcess;
+const nodes = twoWebProcessesForThisFile();
 let first: Web;
 let second: Web;
-let owner: { member: Member; cookie: string };
-let admin: { member: Member; cookie: string };
-let free: { member: Member; cookie: string };
-
-async function signedIn(role: 'member' | 'admin' | 'main_admin') {
-  const member = await createMember(THIS_PROCESS);
-  if (role !== 'member')
-    await database().update(tables.users).set({ role }).where(eq(tables.users.id, member.id));
-  return { member, cookie: `__session=${await sessionCookieValue(THIS_PROCESS, member)}` };
-}
-
-beforeAll(async () => {
-  [first, second] = await Promise.all([launchWeb(), launchWeb()]);
-  [owner, admin, free] = await Promise.all([
-    signedIn('main_admin'),
-    signedIn('admin'),
-    signedIn('member'),
-  ]);
-}, 120_000);
-
-afterAll(async () => {
-  for (const web of webs) web.child.kill('SIGKILL');
-  await closeAppDatabases();
+let owner: SignedIn;
+let admin: SignedIn;
+let free: SignedIn;
+beforeAll(() => {
+  ({ first, second, owner, admin, free } = nodes);
 });
 
 const NAME = 'Acme Academy';

@@ -108,18 +108,13 @@ export default function Settings() {
             </label>
           </div>
         ))}
-        <label>
-          Free trial in days (0 for none, up to {MAX_TRIAL_DAYS})
-          <input
-            name={`${id}TrialDays`}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={MAX_TRIAL_DAYS}
-            required
-            defaultValue={plan.trialDays}
-          />
-        </label>
+        <WholeNumberField
+          label={`Free trial in days (0 for none, up to ${MAX_TRIAL_DAYS})`}
+          name={`${id}TrialDays`}
+          min={0}
+          max={MAX_TRIAL_DAYS}
+          defaultValue={plan.trialDays}
+        />
       </>
     );
   };
@@ -127,46 +122,31 @@ export default function Settings() {
     const plan = plans[id];
     return (
       <>
-        <label>
-          Topics per course (1 to {MAX_TOPICS})
-          <input
-            name={`${id}Topics`}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={MAX_TOPICS}
-            required
-            defaultValue={plan.topics}
-          />
-        </label>
-        <label>
-          Pasted characters (0 to {MAX_PLAN_PASTED_CHARS.toLocaleString('en-US')})
-          <input
-            name={`${id}PastedChars`}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={MAX_PLAN_PASTED_CHARS}
-            required
-            defaultValue={plan.pastedChars}
-          />
-        </label>
+        <WholeNumberField
+          label={`Topics per course (1 to ${MAX_TOPICS})`}
+          name={`${id}Topics`}
+          min={1}
+          max={MAX_TOPICS}
+          defaultValue={plan.topics}
+        />
+        <WholeNumberField
+          label={`Pasted characters (0 to ${MAX_PLAN_PASTED_CHARS.toLocaleString('en-US')})`}
+          name={`${id}PastedChars`}
+          min={0}
+          max={MAX_PLAN_PASTED_CHARS}
+          defaultValue={plan.pastedChars}
+        />
         <label className="checkbox">
           <input name={`${id}Documents`} type="checkbox" defaultChecked={plan.documents} />
           Documents may be attached
         </label>
-        <label>
-          Tutor questions a day (1 to {MAX_TUTOR_QUESTIONS_PER_DAY.toLocaleString('en-US')})
-          <input
-            name={`${id}TutorQuestions`}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={MAX_TUTOR_QUESTIONS_PER_DAY}
-            required
-            defaultValue={plan.tutorQuestionsPerDay}
-          />
-        </label>
+        <WholeNumberField
+          label={`Tutor questions a day (1 to ${MAX_TUTOR_QUESTIONS_PER_DAY.toLocaleString('en-US')})`}
+          name={`${id}TutorQuestions`}
+          min={1}
+          max={MAX_TUTOR_QUESTIONS_PER_DAY}
+          defaultValue={plan.tutorQuestionsPerDay}
+        />
       </>
     );
   };
@@ -210,5 +190,22 @@ export default function Settings() {
       )}
       <BrandingSettings branding={branding} saving={saving} />
     </section>
+  );
+}
+
+/** A required whole number of the plan form, its range in its label and in the browser's check. */
+function WholeNumberField(props: {
+  label: string;
+  name: string;
+  min: number;
+  max: number;
+  defaultValue: number;
+}) {
+  const { label, ...input } = props;
+  return (
+    <label>
+      {label}
+      <input type="number" inputMode="numeric" required {...input} />
+    </label>
   );
 }
