@@ -56,6 +56,8 @@ describe('the mail queue', () => {
     await worker.ready;
     await waitFor(async () => (await outboxTo(email)).length === 1);
     expect((await outboxTo(email))[0]!.subject).toBe((await welcomeEmail('Crash Member')).subject);
+    // The worker marks the mail sent just after the send: a moment after the outbox shows it.
+    await waitFor(async () => (await getQueuedMail(mailId))?.sentAt != null);
     const row = (await getQueuedMail(mailId))!;
     expect(row.sentAt).toBeInstanceOf(Date);
     expect(row.html).toBe(''); // a sent body is not kept
