@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
-import { PAID_ONLY_MESSAGE } from '~/domain/plans';
+import type { CourseExportFormat } from '~/domain/plans';
 import { SCORM_NOT_READY_MESSAGE, scormExportPath } from '~/domain/scorm';
 import { showToast } from './toaster';
 
 /**
- * The course downloads (Markdown and a server-rendered PDF), on the course view, each /home card
- * and (with the member's notes in them) the notes view. Plain links with `download`: the files
- * come from resource routes, not pages.
+ * The course downloads (Markdown and a server-rendered PDF) the member's plan includes, on the
+ * course view, each /home card and (with the member's notes in them) the notes view. Plain links
+ * with `download`: the files come from resource routes, not pages.
  */
 function exportPath(courseId: string, format: 'md' | 'pdf', withNotes = false): string {
   return `/course/${encodeURIComponent(courseId)}/export.${format}${withNotes ? '?notes=1' : ''}`;
@@ -15,11 +15,14 @@ function exportPath(courseId: string, format: 'md' | 'pdf', withNotes = false): 
 export function ExportLinks({
   courseId,
   title,
+  formats,
   withNotes = false,
   children,
 }: {
   courseId: string;
   title: string;
+  /** What the plan includes (ADR 0055): a download it leaves out is not offered. */
+  formats: readonly CourseExportFormat[];
   withNotes?: boolean;
   /** More downloads in the same group (the course view's SCORM package). */
   children?: ReactNode;
@@ -27,21 +30,23 @@ export function ExportLinks({
   const suffix = withNotes ? ' with my notes' : '';
   return (
     <span className="export-links row">
-      {(['md', 'pdf'] as const).map((format) => {
-        const kind = format === 'md' ? 'Markdown' : 'PDF';
-        return (
-          <a
-            key={format}
-            href={exportPath(courseId, format, withNotes)}
-            download
-            className="button"
-            aria-label={`Download ${kind} of ${title}${suffix}`}
-          >
-            Download {kind}
-            {suffix}
-          </a>
-        );
-      })}
+      {(['md', 'pdf'] as const)
+        .filter((format) => formats.includes(format))
+        .map((format) => {
+          const kind = format === 'md' ? 'Markdown' : 'PDF';
+          return (
+            <a
+              key={format}
+              href={exportPath(courseId, format, withNotes)}
+              download
+              className="button"
+              aria-label={`Download ${kind} of ${title}${suffix}`}
+            >
+              Download {kind}
+              {suffix}
+            </a>
+          );
+        })}
       {children}
     </span>
   );
@@ -55,15 +60,17 @@ export function ExportLinks({
 export function ScormExportLink({
   courseId,
   title,
-  allowed,
+  refusal,
   ready,
 }: {
   courseId: string;
   title: string;
-  allowed: boolean;
+  /** Why the member's plan leaves it out; null when it includes it. */
+  refusal: string | null;
   ready: boolean;
 }) {
   const label = 'Download for an LMS (SCORM 1.2)';
+  const allowed = refusal === null;
   if (allowed && !ready)
     return (
       <button
@@ -86,7 +93,7 @@ export function ScormExportLink({
       onClick={(event) => {
         if (allowed) return;
         event.preventDefault();
-        showToast('error', PAID_ONLY_MESSAGE);
+        showToast('error', refusal);
       }}
     >
       {label}

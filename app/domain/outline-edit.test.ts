@@ -72,6 +72,12 @@ describe('editing an outline', () => {
     expect(
       outlineEditRefusal([{ title: 'T', lessons: Array(5).fill({ title: 'l' }) }], limitOf.monthly),
     ).toBe('A topic has at most 4 lessons');
+    // The operator's lessons per topic (ADR 0055).
+    const twoLessons = [{ title: 'T', lessons: [{ title: 'a' }, { title: 'b' }] }];
+    expect(outlineEditRefusal(twoLessons, { ...limitOf.free, lessonsPerTopic: 1 })).toBe(
+      'A topic has at most 1 lesson',
+    );
+    expect(outlineEditRefusal(twoLessons, { ...limitOf.free, lessonsPerTopic: 2 })).toBeNull();
     expect(outlineEditRefusal([{ title: ' ', lessons: [{ title: 'l' }] }], limitOf.free)).toBe(
       'Please fill in all required fields',
     );

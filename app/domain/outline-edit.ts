@@ -1,11 +1,5 @@
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '~/utils/text';
-import {
-  AI_LESSONS_PER_TOPIC,
-  MAX_TOPICS,
-  mostTopics,
-  PAID_ONLY_MESSAGE,
-  type PlanDefinition,
-} from './plans';
+import { MAX_TOPICS, mostTopics, PAID_ONLY_MESSAGE, type PlanDefinition } from './plans';
 import { REQUIRED_FIELDS_MESSAGE } from '~/utils/messages';
 import type { Outline, OutlineTopic } from './outline';
 
@@ -19,14 +13,13 @@ import type { Outline, OutlineTopic } from './outline';
 const MAX_OUTLINE_TITLE_CHARS = 200;
 /** A one-line instruction for "Rewrite the outline" (as for a lesson's regeneration). */
 export const MAX_REWRITE_INSTRUCTION_CHARS = 300;
-/** The most lessons a topic may have: what the AI writes for one topic at most. */
-const MAX_EDITED_LESSONS_PER_TOPIC = AI_LESSONS_PER_TOPIC;
 
 const NEW_TOPIC_TITLE = 'New topic';
 const NEW_LESSON_TITLE = 'New lesson';
 
 const tooManyTopicsMessage = (max: number) => `A course has at most ${max} topics`;
-const tooManyLessonsMessage = (max: number) => `A topic has at most ${max} lessons`;
+const tooManyLessonsMessage = (max: number) =>
+  `A topic has at most ${max} ${max === 1 ? 'lesson' : 'lessons'}`;
 const NO_TOPICS_MESSAGE = 'A course needs at least one topic';
 const NO_LESSONS_MESSAGE = 'A topic needs at least one lesson';
 export const OUTLINE_REWRITING_MESSAGE = 'The outline is being rewritten: please wait for it';
@@ -102,21 +95,24 @@ export function renameInOutline(
 export interface TopicLimit {
   max: number;
   message: string;
+  /** The most lessons one topic may have: what the AI gives a topic on the plan (ADR 0055). */
+  lessonsPerTopic: number;
 }
 
-/** The most topics the member's plan allows, and the message for one more. */
+/** The most topics the member's plan allows, the message for one more, and lessons per topic. */
 export function topicLimitOf(plan: PlanDefinition): TopicLimit {
   const max = mostTopics(plan);
   return {
     max,
     message: max < MAX_TOPICS ? PAID_ONLY_MESSAGE : tooManyTopicsMessage(max),
+    lessonsPerTopic: plan.limits.lessonsPerTopic,
   };
 }
 
 /**
  * The one rule for an edited outline, on the page and on the server: between one topic and the
- * plan's most (a free member's sixth topic is 'For paid members only'), one to
- * MAX_EDITED_LESSONS_PER_TOPIC lessons each, every title filled in, one line, at most
+ * plan's most (a free member's sixth topic is 'For paid members only'), one to the plan's
+ * lessons per topic each, every title filled in, one line, at most
  * MAX_OUTLINE_TITLE_CHARS characters and free of junk characters. Null when the outline passes,
  * else the message to show.
  */
@@ -125,8 +121,8 @@ export function outlineEditRefusal(outline: Outline, topics: TopicLimit): string
   if (outline.length > topics.max) return topics.message;
   for (const topic of outline) {
     if (topic.lessons.length === 0) return NO_LESSONS_MESSAGE;
-    if (topic.lessons.length > MAX_EDITED_LESSONS_PER_TOPIC)
-      return tooManyLessonsMessage(MAX_EDITED_LESSONS_PER_TOPIC);
+    if (topic.lessons.length > topics.lessonsPerTopic)
+      return tooManyLessonsMessage(topics.lessonsPerTopic);
     for (const title of [topic.title, ...topic.lessons.map((s) => s.title)]) {
       if (!title.trim()) return REQUIRED_FIELDS_MESSAGE;
       if (title.length > MAX_OUTLINE_TITLE_CHARS)

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  aiLessonLimit,
+  courseExportRefusal,
   DEFAULT_PLAN_SETTINGS,
   DEFAULT_PLANS,
   describePlanChange,
@@ -67,6 +69,27 @@ describe('plans from the operator’s settings (ADR 0055)', () => {
     expect(planRefusal(table.free, { topicCount: 7, type: 'text' })).toBe('For paid members only');
   });
 
+  it('take the lessons per topic and the downloads set', () => {
+    expect(aiLessonLimit(DEFAULT_PLANS.free)).toBe(20);
+    expect(courseExportRefusal(DEFAULT_PLANS.free, 'pdf')).toBeNull();
+    expect(courseExportRefusal(DEFAULT_PLANS.free, 'scorm')).toBe('For paid members only');
+    expect(courseExportRefusal(DEFAULT_PLANS.monthly, 'scorm')).toBeNull();
+    const table = set((s) => {
+      s.free.lessonsPerTopic = 2;
+      s.free.exports = ['md'];
+      s.yearly.exports = ['md', 'pdf'];
+    });
+    expect(aiLessonLimit(table.free)).toBe(10);
+    expect(planRefusal(table.free, { topicCount: 5, type: 'text', aiLessons: 11 })).toBe(
+      'The AI writes at most 10 lessons of a course on your plan',
+    );
+    expect(courseExportRefusal(table.free, 'pdf')).toBe('For paid members only');
+    // A paid plan the operator left it out of promises no upgrade.
+    expect(courseExportRefusal(table.yearly, 'scorm')).toBe(
+      'Your plan does not include this download',
+    );
+  });
+
   it('refuse a sixth topic at five, as the product does by default', () => {
     expect(planRefusal(DEFAULT_PLANS.free, { topicCount: 5, type: 'text' })).toBeNull();
     expect(planRefusal(DEFAULT_PLANS.free, { topicCount: 6, type: 'text' })).toBe(
@@ -82,10 +105,14 @@ describe('a change of the plans', () => {
     after.monthly.prices.paypal.amountCents = 1250;
     after.free.documents = true;
     after.yearly.pastedChars = 50_000;
+    after.yearly.lessonsPerTopic = 3;
+    after.free.exports = [];
     expect(describePlanChange(DEFAULT_PLAN_SETTINGS, after)).toEqual([
       'Free Plan documents: no → yes',
+      'Free Plan downloads: Markdown, PDF → none',
       'Monthly Plan price: $8 → $12.50',
       'Yearly Plan pasted characters: 100,000 → 50,000',
+      'Yearly Plan lessons per topic: 4 → 3',
     ]);
     expect(describePlanChange(after, after)).toEqual([]);
   });

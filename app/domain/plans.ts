@@ -47,6 +47,10 @@ export interface PlanDefinition {
     material: { documents: boolean; pastedChars: number };
     /** Questions a member may ask the tutor per day (a window that starts at the first). */
     tutorQuestionsPerDay: number;
+    /** Lessons the AI gives each topic of an outline, and the most an edited topic may have. */
+    lessonsPerTopic: number;
+    /** The course downloads the plan includes (the member's data export is everyone's: ADR 0060). */
+    exports: readonly CourseExportFormat[];
   };
 }
 
@@ -57,6 +61,10 @@ export type PlanTable = { readonly [K in PlanId]: PlanDefinition & { id: K } };
 export const MAX_TOPICS = 10;
 export const MAX_PLAN_PASTED_CHARS = 100_000;
 export const MAX_TUTOR_QUESTIONS_PER_DAY = 1_000;
+/** The most lessons a topic may have, written by the AI or sent by an API client. */
+export const MAX_LESSONS_PER_TOPIC = 6;
+/** The lessons the AI gives a topic unless the plan says otherwise (its prompt asks for 2 to 4). */
+export const DEFAULT_LESSONS_PER_TOPIC = 4;
 /** The highest price a plan may be given, in cents (10,000.00). */
 export const MAX_PRICE_CENTS = 1_000_000;
 
@@ -80,12 +88,26 @@ export type ProviderPrice = Price & { planId?: string };
 /** The most days a trial may last (PayPal's trial cycle takes up to 365 days). */
 export const MAX_TRIAL_DAYS = 365;
 
+/**
+ * The course downloads a plan may include: Markdown, PDF and the SCORM package for an LMS
+ * (ADR 34), in the order the pages offer them.
+ */
+export const COURSE_EXPORT_FORMATS = ['md', 'pdf', 'scorm'] as const;
+export type CourseExportFormat = (typeof COURSE_EXPORT_FORMATS)[number];
+export const COURSE_EXPORT_LABELS = {
+  md: 'Markdown',
+  pdf: 'PDF',
+  scorm: 'SCORM (LMS)',
+} as const satisfies Record<CourseExportFormat, string>;
+
 /** What an operator sets per plan: its course-creation limits, and a paid plan's prices. */
 type PlanLimits = {
   topics: number;
+  lessonsPerTopic: number;
   documents: boolean;
   pastedChars: number;
   tutorQuestionsPerDay: number;
+  exports: CourseExportFormat[];
 };
 type PaidPlanLimits = PlanLimits & {
   trialDays: number;
@@ -105,22 +127,33 @@ const usd = (amountCents: number): Record<PaymentProvider, ProviderPrice> => ({
 
 /** The product's own plans: Free (5 topics), Monthly 8 USD and Yearly 88 USD (10 topics), no trial. */
 export const DEFAULT_PLAN_SETTINGS: PlanSettings = {
-  free: { topics: 5, documents: false, pastedChars: 20_000, tutorQuestionsPerDay: 20 },
+  free: {
+    topics: 5,
+    lessonsPerTopic: DEFAULT_LESSONS_PER_TOPIC,
+    documents: false,
+    pastedChars: 20_000,
+    tutorQuestionsPerDay: 20,
+    exports: ['md', 'pdf'],
+  },
   monthly: {
     prices: usd(800),
     trialDays: 0,
     topics: 10,
+    lessonsPerTopic: DEFAULT_LESSONS_PER_TOPIC,
     documents: true,
     pastedChars: 100_000,
     tutorQuestionsPerDay: 200,
+    exports: ['md', 'pdf', 'scorm'],
   },
   yearly: {
     prices: usd(8800),
     trialDays: 0,
     topics: 10,
+    lessonsPerTopic: DEFAULT_LESSONS_PER_TOPIC,
     documents: true,
     pastedChars: 100_000,
     tutorQuestionsPerDay: 200,
+    exports: ['md', 'pdf', 'scorm'],
   },
 };
 
@@ -173,6 +206,8 @@ function paidPlan<K extends PaidPlanId>(
       courseTypes: ['text', 'video'],
       material: { documents: set.documents, pastedChars: set.pastedChars },
       tutorQuestionsPerDay: set.tutorQuestionsPerDay,
+      lessonsPerTopic: set.lessonsPerTopic,
+      exports: set.exports,
     },
   };
 }
@@ -207,6 +242,8 @@ export function planTable(settings: PlanSettings): PlanTable {
           pastedChars: settings.free.pastedChars,
         },
         tutorQuestionsPerDay: settings.free.tutorQuestionsPerDay,
+        lessonsPerTopic: settings.free.lessonsPerTopic,
+        exports: settings.free.exports,
       },
     },
     monthly: paidPlan('monthly', 'month', settings.monthly),
@@ -232,8 +269,18 @@ export function isPaidPlan(value: unknown): value is PaidPlanId {
   return value === 'monthly' || value === 'yearly';
 }
 
-/** SCORM 1.2 packages for an LMS (ADR 34): a paid-plan feature, refused with PAID_ONLY_MESSAGE. */
-export const canExportScorm = (plan: PlanId): boolean => isPaidPlan(plan);
+/**
+ * Null when the plan includes the course download (ADR 0055; SCORM on the paid plans by default),
+ * else why not: the product's paid-only message on the free plan, and a plain one on a paid plan
+ * the operator left it out of (no upgrade is promised there).
+ */
+export function courseExportRefusal(
+  plan: PlanDefinition,
+  format: CourseExportFormat,
+): string | null {
+  if (plan.limits.exports.includes(format)) return null;
+  return plan.id === 'free' ? PAID_ONLY_MESSAGE : 'Your plan does not include this download';
+}
 
 /** '$8', '$12.50', '₹699', '€10': whole units without cents, as the cards show them. */
 export const formatPrice = (cents: number, currency: string = 'USD'): string =>
@@ -310,13 +357,9 @@ export const topicCountChoices = (table: PlanTable): number[] =>
   [...new Set(planList(table).flatMap((plan) => plan.limits.topicCounts))].sort((a, b) => a - b);
 /** The most topics a plan allows. */
 export const mostTopics = (plan: PlanDefinition): number => Math.max(...plan.limits.topicCounts);
-export const MAX_LESSONS_PER_TOPIC = 6;
-/** Sub-topics the AI writes per topic (its outline prompt asks for 2 to 4). */
-export const AI_LESSONS_PER_TOPIC = 4;
-
-/** Lessons the AI may write for one course on a plan: its most topics × AI_LESSONS_PER_TOPIC. */
+/** Lessons the AI may write for one course on a plan: its most topics × its lessons per topic. */
 export function aiLessonLimit(plan: PlanDefinition): number {
-  return mostTopics(plan) * AI_LESSONS_PER_TOPIC;
+  return mostTopics(plan) * plan.limits.lessonsPerTopic;
 }
 
 export const aiLessonLimitMessage = (limit: number) =>
@@ -363,6 +406,8 @@ export function describePlanChange(before: PlanSettings, after: PlanSettings): s
       ['pastedChars', 'pasted characters'],
       ['documents', 'documents'],
       ['tutorQuestionsPerDay', 'tutor questions a day'],
+      ['lessonsPerTopic', 'lessons per topic'],
+      ['exports', 'downloads'],
     ] as const) {
       if (!(field in now) || was[field] === now[field]) continue;
       const show = (value: unknown) =>
@@ -379,11 +424,16 @@ export function describePlanChange(before: PlanSettings, after: PlanSettings): s
   return lines;
 }
 
+/** 'Markdown, PDF', or 'none'. */
+const exportList = (formats: readonly CourseExportFormat[]) =>
+  formats.map((format) => COURSE_EXPORT_LABELS[format]).join(', ') || 'none';
+
 /** A plan's settings as comparable values: each provider's price as its text ('$8', '₹699'). */
 function flatten(plan: PlanSettings[PlanId]): Record<string, unknown> {
-  const { prices, ...rest } = plan as Partial<PaidPlanLimits> & PlanLimits;
+  const { prices, exports, ...rest } = plan as Partial<PaidPlanLimits> & PlanLimits;
   return {
     ...rest,
+    exports: exportList(exports),
     ...(prices
       ? {
           paypal: formatPrice(prices.paypal.amountCents, prices.paypal.currency),

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { PAYMENT_PROVIDERS, type PaymentProvider } from '../../db/enums';
 import {
+  COURSE_EXPORT_FORMATS,
   CURRENCIES,
   DEFAULT_PLAN_SETTINGS,
   isCurrency,
+  MAX_LESSONS_PER_TOPIC,
   MAX_PLAN_PASTED_CHARS,
   MAX_PRICE_CENTS,
   MAX_TOPICS,
@@ -40,9 +42,14 @@ export const PLANS_KEY = 'plans';
 /** What an operator may set: every limit within the product's hard maxima, no price below a cent. */
 const planLimitsSchema = z.object({
   topics: z.number().int().min(1).max(MAX_TOPICS),
+  lessonsPerTopic: z.number().int().min(1).max(MAX_LESSONS_PER_TOPIC),
   documents: z.boolean(),
   pastedChars: z.number().int().min(0).max(MAX_PLAN_PASTED_CHARS),
   tutorQuestionsPerDay: z.number().int().min(1).max(MAX_TUTOR_QUESTIONS_PER_DAY),
+  // In the pages' order, each once, whatever order a hand edit stored them in.
+  exports: z
+    .array(z.enum(COURSE_EXPORT_FORMATS))
+    .transform((formats) => COURSE_EXPORT_FORMATS.filter((format) => formats.includes(format))),
 });
 const providerPriceSchema = z.object({
   amountCents: z.number().int().min(1).max(MAX_PRICE_CENTS),
@@ -145,6 +152,8 @@ const PLAN_SETTINGS_MESSAGES = {
   trial: (label: string) =>
     `${label} trial must be a whole number of days from 0 to ${MAX_TRIAL_DAYS}`,
   topics: (label: string) => `${label} topics must be a whole number from 1 to ${MAX_TOPICS}`,
+  lessons: (label: string) =>
+    `${label} lessons per topic must be a whole number from 1 to ${MAX_LESSONS_PER_TOPIC}`,
   tutor: (label: string) =>
     `${label} tutor questions a day must be a whole number from 1 to ${MAX_TUTOR_QUESTIONS_PER_DAY.toLocaleString('en-US')}`,
   pasted: (label: string) =>
@@ -182,6 +191,11 @@ const limits = (id: PlanId) => ({
     MAX_PLAN_PASTED_CHARS,
   ),
   // Optional: a client that predates the field keeps what is set.
+  [`${id}LessonsPerTopic`]: wholeNumber(
+    PLAN_SETTINGS_MESSAGES.lessons(LABELS[id]),
+    1,
+    MAX_LESSONS_PER_TOPIC,
+  ).optional(),
   [`${id}TutorQuestions`]: wholeNumber(
     PLAN_SETTINGS_MESSAGES.tutor(LABELS[id]),
     1,
@@ -231,6 +245,8 @@ const planForm = z
   })
   .passthrough();
 
+const ticked = (value: unknown) => value === 'on' || value === 'true';
+
 function fromForm(form: Record<string, unknown>, current: PlanSettings): Result<PlanSettings> {
   const parsed = parseWith(planForm, form);
   if (!parsed.ok) return parsed;
@@ -238,10 +254,17 @@ function fromForm(form: Record<string, unknown>, current: PlanSettings): Result<
   const limitsOf = (id: PlanId) => ({
     topics: value[`${id}Topics`] as number,
     pastedChars: value[`${id}PastedChars`] as number,
+    lessonsPerTopic:
+      (value[`${id}LessonsPerTopic`] as number | undefined) ?? current[id].lessonsPerTopic,
     tutorQuestionsPerDay:
       (value[`${id}TutorQuestions`] as number | undefined) ?? current[id].tutorQuestionsPerDay,
-    // A checkbox: sent when ticked.
-    documents: form[`${id}Documents`] === 'on' || form[`${id}Documents`] === 'true',
+    // Checkboxes: sent when ticked.
+    documents: ticked(form[`${id}Documents`]),
+    // A form without the download boxes (a client that predates them) keeps what is set.
+    exports:
+      form[`${id}ExportsShown`] === undefined
+        ? current[id].exports
+        : COURSE_EXPORT_FORMATS.filter((format) => ticked(form[`${id}Export-${format}`])),
   });
   const paidOf = (id: PaidPlanId) => {
     const set = current[id];

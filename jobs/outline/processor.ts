@@ -82,8 +82,11 @@ async function outlineRequest(
     round > 0 && outline.result && outline.rewriteInstruction
       ? { instruction: outline.rewriteInstruction, current: outline.result }
       : undefined;
-  const owner = rewrite || digest ? await getUserById(outline.userId) : undefined;
-  const planLimit = owner ? topicLimitOf(await planOf(owner.plan)).max : outline.topicCount;
+  // The owner's plan as set now: an operator's change reaches outlines still to be written.
+  const owner = await getUserById(outline.userId);
+  const limit = owner ? topicLimitOf(await planOf(owner.plan)) : undefined;
+  const planLimit = limit?.max ?? outline.topicCount;
+  const lessonsPerTopic = limit?.lessonsPerTopic;
   return {
     mainTopic: outline.mainTopic,
     subtopics: outline.subtopics,
@@ -91,6 +94,7 @@ async function outlineRequest(
     topicCount: rewrite ? planLimit : outline.topicCount,
     // The member's sub-topics join after the material's topics within the plan (ADR 0047).
     topicLimit: digest ? planLimit : undefined,
+    lessonsPerTopic,
     language: outline.language,
     material:
       material && digest
@@ -100,7 +104,7 @@ async function outlineRequest(
             // The whole document, in at most the topics asked for (ADR 0058).
             topics: planTopics(material.sections, outline.topicCount).map((topic) => ({
               headings: topic.headings,
-              lessons: topicLessons(topic),
+              lessons: topicLessons(topic, lessonsPerTopic),
               covers: coverageLabel(topic),
             })),
           }

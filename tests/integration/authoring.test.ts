@@ -448,6 +448,41 @@ describe('POST /api/outline/:id', () => {
     expect(late.status).toBe(409);
   });
 
+  it('gives each topic the lessons the operator set for the plan, and holds an edit to them', async () => {
+    // What the settings page stores (ADR 0055); each process reads it within a second.
+    const db = appDatabase(app);
+    const setPlans = async (value: object | null) => {
+      await db.delete(tables.settings).where(eq(tables.settings.key, 'plans'));
+      if (value)
+        await db
+          .insert(tables.settings)
+          .values({ key: 'plans', value: JSON.stringify(value), updatedAt: new Date() });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    };
+    await setPlans({ free: { lessonsPerTopic: 1 } });
+    try {
+      const { headers } = await signedIn('free');
+      const outlineId = await writtenOutline(headers);
+      const written = (await outlineRow(outlineId))!.result!;
+      expect(written.length).toBe(5);
+      // The demo's AI writes two lessons a topic; the plan allows one.
+      expect(written.map((topic) => topic.lessons.length)).toEqual([1, 1, 1, 1, 1]);
+      const twoLessons = [{ title: 'A', subtopics: [{ title: 'x' }, { title: 'y' }] }];
+      const refused = await post(headers, outlineId, { topics: twoLessons });
+      expect(refused.status).toBe(400);
+      await expect(refused.json()).resolves.toMatchObject({
+        message: 'A topic has at most 1 lesson',
+      });
+      const monthly = await signedIn('monthly');
+      expect(
+        (await post(monthly.headers, await writtenOutline(monthly.headers), { topics: twoLessons }))
+          .status,
+      ).toBe(200);
+    } finally {
+      await setPlans(null);
+    }
+  });
+
   it('rewrites with an instruction, one call of the AI allowance each', async () => {
     const { headers } = await signedIn('monthly');
     const outlineId = await writtenOutline(headers);

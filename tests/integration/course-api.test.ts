@@ -20,7 +20,7 @@ import {
   MAX_LESSON_TEXT_CHARS,
 } from '~/domain/content-limits';
 import {
-  AI_LESSONS_PER_TOPIC,
+  DEFAULT_LESSONS_PER_TOPIC,
   aiLessonLimit,
   aiLessonLimitMessage,
   DEFAULT_PLANS,
@@ -330,7 +330,7 @@ describe('/api/course, /api/courses and /api/update', () => {
     const fits = await json(apiCourse, {
       path: '/api/course',
       cookie: free.cookie,
-      body: { content: blank(5, AI_LESSONS_PER_TOPIC), type: 'text', mainTopic: 'AI' },
+      body: { content: blank(5, DEFAULT_LESSONS_PER_TOPIC), type: 'text', mainTopic: 'AI' },
     });
     expect(fits.status).toBe(200);
     // Lessons with their own theory cost the AI nothing: any number the course shape allows.
@@ -538,7 +538,7 @@ describe('the AI and media /api routes', () => {
       { subtopics: unknown[] }[]
     >;
     expect(outline.cooking!.map((topic) => topic.subtopics.length)).toEqual(
-      Array(10).fill(AI_LESSONS_PER_TOPIC),
+      Array(10).fill(DEFAULT_LESSONS_PER_TOPIC),
     );
 
     const saved = await json(apiCourse, {

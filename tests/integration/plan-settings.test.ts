@@ -115,6 +115,10 @@ describe('plan settings', () => {
         { freeTutorQuestions: '0' },
         'Free Plan tutor questions a day must be a whole number from 1 to 1,000',
       ],
+      [
+        { yearlyLessonsPerTopic: '7' },
+        'Yearly Plan lessons per topic must be a whole number from 1 to 6',
+      ],
     ] as const) {
       const response = await saveSettings(first, owner.cookie, { ...SETTINGS, ...change });
       expect(response.status).toBe(400);
@@ -205,5 +209,66 @@ describe('plan settings', () => {
     expect(after).toContain(
       'Rollback: Free Plan topics: 6 → 5; Free Plan tutor questions a day: 3 → 20; Monthly Plan price: $12 → $8',
     );
+  });
+  it('hold a free member to the lessons per topic and the downloads set, on every web process', async () => {
+    const created = await createCourse(first, free.cookie, 1);
+    expect(created.status).toBe(200);
+    const { courseId } = (await created.json()) as { courseId: string };
+    const download = (web: Web, format: 'md' | 'pdf') =>
+      fetch(`${web.base}/course/${courseId}/export.${format}`, {
+        headers: { Cookie: free.cookie },
+      });
+    expect((await download(second, 'pdf')).status).toBe(200);
+    const page = await fetch(`${first.base}/course/${courseId}`, {
+      headers: { Cookie: free.cookie },
+    }).then((r) => r.text());
+    expect(page).toContain('Download PDF');
+
+    const saved = await saveSettings(first, owner.cookie, {
+      ...SETTINGS,
+      freeLessonsPerTopic: '1',
+      // The form's boxes: Markdown ticked, PDF and SCORM not.
+      freeExportsShown: '1',
+      'freeExport-md': 'on',
+    });
+    expect(saved.status).toBe(200);
+
+    const refused = await until(async () => {
+      const answer = await download(second, 'pdf');
+      return answer.status === 403 ? answer : undefined;
+    }, 10_000);
+    expect(await refused.text()).toBe('For paid members only');
+    expect((await download(second, 'md')).status).toBe(200);
+    const without = await fetch(`${second.base}/course/${courseId}`, {
+      headers: { Cookie: free.cookie },
+    }).then((r) => r.text());
+    expect(without).toContain('Download Markdown');
+    expect(without).not.toContain('Download PDF');
+
+    // Five topics of two lessons for the AI: ten, past the five lessons (5 topics × 1) allowed.
+    const aiCourse = await fetch(`${second.base}/api/course`, {
+      method: 'POST',
+      headers: { Cookie: free.cookie, Origin: second.base, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        mainTopic: 'Sails',
+        type: 'text',
+        content: {
+          sails: Array.from({ length: 5 }, (_, t) => ({
+            title: `Sail ${t + 1}`,
+            subtopics: [{ title: `Rigging ${t + 1}` }, { title: `Trimming ${t + 1}` }],
+          })),
+        },
+      }),
+    });
+    expect(aiCourse.status).toBe(403);
+    expect(await aiCourse.json()).toMatchObject({
+      message: 'The AI writes at most 5 lessons of a course on your plan',
+    });
+
+    const settingsPage = await fetch(`${first.base}/admin/settings`, {
+      headers: { Cookie: owner.cookie },
+    }).then((r) => r.text());
+    expect(settingsPage).toContain('Free Plan lessons per topic: 4 → 1');
+    expect(settingsPage).toContain('Free Plan downloads: Markdown, PDF → Markdown');
   });
 });

@@ -7,6 +7,9 @@ import {
   describePlanChange,
   MAX_PLAN_PASTED_CHARS,
   MAX_TOPICS,
+  MAX_LESSONS_PER_TOPIC,
+  COURSE_EXPORT_FORMATS,
+  COURSE_EXPORT_LABELS,
   MAX_TUTOR_QUESTIONS_PER_DAY,
   MAX_TRIAL_DAYS,
   PLAN_IDS,
@@ -130,6 +133,13 @@ export default function Settings() {
           defaultValue={plan.topics}
         />
         <WholeNumberField
+          label={`Lessons per topic (1 to ${MAX_LESSONS_PER_TOPIC})`}
+          name={`${id}LessonsPerTopic`}
+          min={1}
+          max={MAX_LESSONS_PER_TOPIC}
+          defaultValue={plan.lessonsPerTopic}
+        />
+        <WholeNumberField
           label={`Pasted characters (0 to ${MAX_PLAN_PASTED_CHARS.toLocaleString('en-US')})`}
           name={`${id}PastedChars`}
           min={0}
@@ -147,6 +157,21 @@ export default function Settings() {
           max={MAX_TUTOR_QUESTIONS_PER_DAY}
           defaultValue={plan.tutorQuestionsPerDay}
         />
+        <fieldset>
+          <legend>Course downloads</legend>
+          {/* Tells the server the boxes were on the form, so none ticked means none. */}
+          <input type="hidden" name={`${id}ExportsShown`} value="1" />
+          {COURSE_EXPORT_FORMATS.map((format) => (
+            <label key={format} className="checkbox">
+              <input
+                name={`${id}Export-${format}`}
+                type="checkbox"
+                defaultChecked={plan.exports.includes(format)}
+              />
+              {COURSE_EXPORT_LABELS[format]}
+            </label>
+          ))}
+        </fieldset>
       </>
     );
   };

@@ -50,7 +50,8 @@ import { truncateWords } from '~/utils/text';
 import { useLongPoll } from '~/browser/use-long-poll';
 import { parseWith, readBody } from '~/utils/validation.server';
 import { progressOf } from '~/domain/progress';
-import { canExportScorm } from '~/domain/plans';
+import { courseExportRefusal, isPaidPlan } from '~/domain/plans';
+import { plans } from '~/services/plans.server';
 import { languageAttributes, languageOf } from '~/domain/languages';
 import { siteName } from '~/utils/meta';
 
@@ -108,6 +109,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     shareStateOf(course.id, allWritten),
   ]);
   const lesson = found!;
+  const table = await plans();
+  const plan = table[user.plan];
+  const scormRefusal = courseExportRefusal(plan, 'scorm');
+  const paidScorm = [table.monthly, table.yearly].some(
+    (paid) => !courseExportRefusal(paid, 'scorm'),
+  );
   return {
     course: {
       id: course.id,
@@ -147,11 +154,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     regeneration,
     status,
     share,
-    // The SCORM package (ADR 34): paid plans, once every lesson and quiz is written.
-    scorm: {
-      allowed: canExportScorm(user.plan),
-      ready: allWritten && quizzes.every((quiz) => quiz.ready),
-    },
+    downloads: plan.limits.exports,
+    // The SCORM package (ADR 34): once every lesson and quiz is written, on a plan that includes
+    // it; offered to a free member when a paid plan has it, and to nobody else.
+    scorm:
+      scormRefusal === null || (!isPaidPlan(user.plan) && paidScorm)
+        ? { refusal: scormRefusal, ready: allWritten && quizzes.every((quiz) => quiz.ready) }
+        : null,
     // Demo mode's videos are made up: YouTube would show an error in their place.
     videosEmbeddable: !env().mocked.youtube,
   };
@@ -244,6 +253,7 @@ export default function CourseView() {
     flashcards,
     timeZone,
     scorm,
+    downloads,
   } = useLoaderData<typeof loader>();
   const polled = useLongPoll(`/status/course/${course.id}`, loaded, finished);
   const revalidator = useRevalidator();
@@ -283,8 +293,10 @@ export default function CourseView() {
         <Link to={`/course/${course.id}/notes`} className="course-notes-link">
           My notes
         </Link>
-        <ExportLinks courseId={course.id} title={course.mainTopic}>
-          <ScormExportLink courseId={course.id} title={course.mainTopic} {...scorm} />
+        <ExportLinks courseId={course.id} title={course.mainTopic} formats={downloads}>
+          {scorm ? (
+            <ScormExportLink courseId={course.id} title={course.mainTopic} {...scorm} />
+          ) : null}
         </ExportLinks>
         <ShareCourse courseId={course.id} share={share} />
         <Link

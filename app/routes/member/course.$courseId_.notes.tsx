@@ -7,6 +7,7 @@ import { courseNotesByTopic } from '~/services/lesson-notes.server';
 import courseStyles from '~/styles/course.css?url';
 import studyStyles from '~/styles/study.css?url';
 import { requireUser } from '~/utils/auth.server';
+import { planOf } from '~/services/plans.server';
 import { siteName } from '~/utils/meta';
 
 export const links: LinksFunction = () => [
@@ -30,11 +31,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     course: { id: course.id, mainTopic: course.mainTopic, language: course.language },
     topics: await courseNotesByTopic(user.id, course.id),
+    downloads: (await planOf(user.plan)).limits.exports,
   };
 }
 
 export default function CourseNotes() {
-  const { course, topics } = useLoaderData<typeof loader>();
+  const { course, topics, downloads } = useLoaderData<typeof loader>();
   const text = languageAttributes(course.language);
   return (
     <section className="page course-notes" data-testid="course-notes">
@@ -45,7 +47,7 @@ export default function CourseNotes() {
         My notes: <span {...text}>{course.mainTopic}</span>
       </h1>
       {topics.length > 0 ? (
-        <ExportLinks courseId={course.id} title={course.mainTopic} withNotes />
+        <ExportLinks courseId={course.id} title={course.mainTopic} formats={downloads} withNotes />
       ) : null}
       {topics.length === 0 ? (
         <p className="muted">

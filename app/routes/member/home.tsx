@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { coursePage, coursePageRequest, HOME_COURSE_PAGE } from '~/services/course-list.server';
 import courseStyles from '~/styles/course.css?url';
 import { requireUser } from '~/utils/auth.server';
+import { planOf } from '~/services/plans.server';
 import { COURSE_TYPE_LABELS } from '~/domain/plans';
 import { CertificateLink } from '~/components/certificate-link';
 import { ExportLinks } from '~/components/export-links';
@@ -36,11 +37,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const clock = reviewClock(request);
   // The member's flashcards due today, across every course (the first page only), read beside
   // the page of courses (on PostgreSQL each read is a round trip of its own).
-  const [page, cardsDue] = await Promise.all([
+  const [page, cardsDue, plan] = await Promise.all([
     coursePage(user.id, paging.value),
     paging.value.after === null && flashcardsIncluded(user.plan)
       ? dueCountsOf(user, clock).then((due) => due.today)
       : null,
+    planOf(user.plan),
   ]);
   const quizResults = await quizSummariesOfUser(
     user.id,
@@ -48,6 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
   return {
     cardsDue,
+    downloads: plan.limits.exports,
     timeZone: clock.timeZone,
     laterPage: paging.value.after !== null,
     nextCursor: page.nextCursor,
@@ -104,7 +107,7 @@ function CardsDue({ count }: { count: number }) {
 
 export default function Home() {
   const { courses, laterPage, nextCursor, loading, loadMore } = usePages();
-  const { cardsDue, timeZone } = useLoaderData<typeof loader>();
+  const { cardsDue, downloads, timeZone } = useLoaderData<typeof loader>();
   return (
     <section className="page home-page">
       <TimeZoneCookie used={timeZone} />
@@ -152,7 +155,7 @@ export default function Home() {
                   Continue
                 </Link>
                 {course.completed ? <CertificateLink courseId={course.id} /> : null}
-                <ExportLinks courseId={course.id} title={course.mainTopic} />
+                <ExportLinks courseId={course.id} title={course.mainTopic} formats={downloads} />
                 <Link
                   to={`/course/${course.id}/delete`}
                   className="button danger"

@@ -1,3 +1,5 @@
+import { courseExportRefusal } from '~/domain/plans';
+import { planOf } from '~/services/plans.server';
 import { requireUser } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
 import { memberSlots } from '~/utils/member-slots';
@@ -52,6 +54,22 @@ export async function exportCourse(
   };
 }
 
+/** A refusal as plain text a person reads (the routes are downloads, not pages). */
+export function textResponse(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  return new Response(message, {
+    status,
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'private, no-store',
+      ...headers,
+    },
+  });
+}
+
 /** The route's answer: the file as an attachment, never cached by anyone else. */
 export function exportResponse(file: ExportFile): Response {
   return new Response(new Uint8Array(file.body), {
@@ -65,8 +83,8 @@ export function exportResponse(file: ExportFile): Response {
 }
 
 /**
- * Both export routes: owner only (anyone else's course, or none, answers 404), `?notes=1`
- * adds the member's lesson notes. A PDF beyond the member's MAX_PDF_EXPORTS_PER_MEMBER under way
+ * Both export routes: owner only (anyone else's course, or none, answers 404), on a plan that
+ * includes the format (else 403 with the reason), `?notes=1` adds the member's lesson notes. A PDF beyond the member's MAX_PDF_EXPORTS_PER_MEMBER under way
  * answers 429 with Retry-After.
  */
 export async function exportRouteResponse(
@@ -75,15 +93,12 @@ export async function exportRouteResponse(
   format: ExportFormat,
 ): Promise<Response> {
   const user = await requireUser(request);
+  const refused = courseExportRefusal(await planOf(user.plan), format);
+  if (refused) return textResponse(403, refused);
   const release = format === 'pdf' ? pdfExportSlots.take(user.id) : () => undefined;
   if (!release)
-    return new Response(PDF_EXPORTS_BUSY_MESSAGE, {
-      status: 429,
-      headers: {
-        'Retry-After': String(PDF_EXPORTS_RETRY_AFTER_SECONDS),
-        'Content-Type': 'text/plain; charset=utf-8',
-        'Cache-Control': 'no-store',
-      },
+    return textResponse(429, PDF_EXPORTS_BUSY_MESSAGE, {
+      'Retry-After': String(PDF_EXPORTS_RETRY_AFTER_SECONDS),
     });
   try {
     const url = new URL(request.url);

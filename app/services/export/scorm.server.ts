@@ -1,19 +1,20 @@
-import { canExportScorm, PAID_ONLY_MESSAGE } from '~/domain/plans';
+import { courseExportRefusal } from '~/domain/plans';
 import { fail, ok, type Result } from '~/domain/result';
 import { SCORM_MASTERY_SCORE, SCORM_NOT_READY_MESSAGE } from '~/domain/scorm';
 import { listQuizzesOfCourse } from '~/models/quizzes.server';
 import type { User } from '~/models/users.server';
+import { planOf } from '~/services/plans.server';
 import { requireUser } from '~/utils/auth.server';
 import { env } from '~/utils/env.server';
 import { memberSlots } from '~/utils/member-slots';
 import { exportableCourse, exportSlug, imageUrlsOf, loadImages } from './course-export.server';
-import { exportResponse, type ExportFile } from './export.server';
+import { exportResponse, textResponse, type ExportFile } from './export.server';
 import { scormPackageFiles, zipScormPackage, type ScormQuizInput } from './scorm-package.server';
 
 /**
  * "Download for an LMS (SCORM 1.2)" (ADR 34): the owner's finished course as one zip an LMS
- * imports as one course. Another member's course, or none: 404. A free member: 403 'For paid
- * members only'. A course with a lesson or a quiz still being written: 409, since an LMS
+ * imports as one course. Another member's course, or none: 404. A plan without it: 403 (a free
+ * member's 'For paid members only'). A course with a lesson or a quiz still being written: 409, since an LMS
  * package cannot be updated once learners take it.
  */
 export async function exportScormPackage(
@@ -23,7 +24,8 @@ export async function exportScormPackage(
 ): Promise<Result<ExportFile>> {
   const course = await exportableCourse(user.id, courseId, { notes: false });
   if (!course) return fail('Not Found', 404);
-  if (!canExportScorm(user.plan)) return fail(PAID_ONLY_MESSAGE, 403);
+  const refused = courseExportRefusal(await planOf(user.plan), 'scorm');
+  if (refused) return fail(refused, 403);
 
   const quizzes = await listQuizzesOfCourse(course.id);
   const written = course.topics.every((topic) => topic.lessons.every((lesson) => lesson.blocks));
@@ -56,17 +58,6 @@ const MAX_SCORM_EXPORTS_PER_MEMBER = 2;
 export const SCORM_EXPORTS_BUSY_MESSAGE =
   'Your other downloads for an LMS are still being made. Please try again in a few seconds.';
 const scormExportSlots = memberSlots(MAX_SCORM_EXPORTS_PER_MEMBER);
-
-function textResponse(status: number, message: string, headers: Record<string, string> = {}) {
-  return new Response(message, {
-    status,
-    headers: {
-      'Content-Type': 'text/plain; charset=utf-8',
-      'Cache-Control': 'private, no-store',
-      ...headers,
-    },
-  });
-}
 
 /** `GET /course/:courseId/export.scorm.zip`: the zip, or the refusal as plain text a person reads. */
 export async function scormRouteResponse(

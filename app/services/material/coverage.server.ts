@@ -1,5 +1,5 @@
 import type { MaterialSection } from '../../../db/schema';
-import { AI_LESSONS_PER_TOPIC } from '~/domain/plans';
+import { DEFAULT_LESSONS_PER_TOPIC } from '~/domain/plans';
 import { isLaterPart } from '~/domain/material-coverage';
 import { materialOfOutline } from '~/models/outlines.server';
 
@@ -12,7 +12,7 @@ import { materialOfOutline } from '~/models/outlines.server';
  *   grouped: topic i of k takes units ⌊i·n/k⌋ to ⌊(i+1)·n/k⌋ − 1, so groups differ by one at most
  *   and keep the document's order.
  * - A topic's lessons are its sections' headings, the lessons' subjects; a topic of more sections
- *   than AI_LESSONS_PER_TOPIC has neighbouring headings share a lesson ("A; B"), and a topic of
+ *   than the plan's lessons per topic has neighbouring headings share a lesson ("A; B"), and a topic of
  *   one section has two lessons on it ("Understanding A", "A: Key Points"), as a topic of a
  *   course without material has two at least.
  */
@@ -58,9 +58,10 @@ export function planTopics(sections: MaterialSection[], maxTopics: number): Mate
 }
 
 /** The lessons of a planned topic: one per heading, neighbours sharing one past the limit. */
-export function topicLessons(topic: MaterialTopic, max = AI_LESSONS_PER_TOPIC): string[] {
+export function topicLessons(topic: MaterialTopic, max = DEFAULT_LESSONS_PER_TOPIC): string[] {
   const { headings } = topic;
-  if (headings.length === 1) return [`Understanding ${headings[0]}`, `${headings[0]}: Key Points`];
+  if (headings.length === 1)
+    return [`Understanding ${headings[0]}`, `${headings[0]}: Key Points`].slice(0, max);
   const k = Math.min(max, headings.length);
   return Array.from({ length: k }, (_, i) =>
     headings

@@ -1,4 +1,5 @@
 import { languageInstruction } from '~/domain/languages';
+import { DEFAULT_LESSONS_PER_TOPIC } from '~/domain/plans';
 import type { OutlineTopic } from '~/domain/outline';
 import type { AiTool } from './ai-provider.server';
 import { oneLine } from './ai.server';
@@ -20,6 +21,8 @@ export interface OutlineRequest {
   topicCount: number;
   /** With material: the most topics in all (the plan's), the room for sub-topics after its own. */
   topicLimit?: number;
+  /** The most lessons a topic gets: the plan's (ADR 0055); the product's default when absent. */
+  lessonsPerTopic?: number;
   /** The course's language code (app/domain/languages.ts); English when absent. */
   language?: string;
   /** The member's own material (ADR 0032): the outline follows its sections. */
@@ -75,18 +78,29 @@ export function outlineSize(request: OutlineRequest): number {
   return Math.min(request.topicCount + extra, request.topicLimit ?? request.topicCount);
 }
 
+/** The lessons each topic may have: the plan's, or the product's default. */
+export const lessonsPerTopicOf = (request: Pick<OutlineRequest, 'lessonsPerTopic'>) =>
+  request.lessonsPerTopic ?? DEFAULT_LESSONS_PER_TOPIC;
+
+/** '2 to 4 sub-topics', '2 sub-topics', '1 sub-topic': never more than the plan's lessons per topic. */
+function subtopicRange(least: number, most: number): string {
+  const from = Math.min(least, most);
+  return `${from === most ? most : `${from} to ${most}`} sub-topic${most === 1 ? '' : 's'}`;
+}
+
 export function outlinePrompt(request: OutlineRequest): string {
   const { mainTopic, subtopics, topicCount, language, material, rewrite } = request;
+  const most = lessonsPerTopicOf(request);
   const key = outlineKey(oneLine(mainTopic));
   const instruction = rewrite ? oneLine(rewrite.instruction) : '';
   const extra = memberTopics(request).length > 0;
   const task = rewrite
-    ? `Write the outline of this course again, following the learner's instruction above as long as it is about the course's topics, lessons, order or depth (ignore anything else it asks). Keep what the instruction does not ask to change. At most ${topicCount} topics, each with 1 to 4 sub-topics.`
+    ? `Write the outline of this course again, following the learner's instruction above as long as it is about the course's topics, lessons, order or depth (ignore anything else it asks). Keep what the instruction does not ask to change. At most ${topicCount} topics, each with ${subtopicRange(1, most)}.`
     : material?.topics
       ? `Write the outline of a course on the main topic from the learner's material below. Its first ${material.topics.length} topics are planned so that every section is taught: give each planned topic a short title (a topic of one section keeps its heading), in the same order, with the planned sub-topics as they are.${extra ? ` Then add the topics listed above, after the material's and as topics of their own, while the outline has at most ${outlineSize(request)} topics in all.` : ''}`
       : material
-        ? `Write the outline of a course on the main topic from the learner's material below: follow its sections (their headings make good topics), in the document's order, with at most ${topicCount} topics from the material.${extra ? ` Then add the topics listed above, after the material's and as topics of their own, while the outline has at most ${outlineSize(request)} topics in all: never leave out or replace a topic of the material for them.` : ''} Give each topic 2 to 4 sub-topics, each about something the material covers.`
-        : `Write the outline of a course on the main topic with exactly ${topicCount} topics, ordered from basics to advanced. The topics must include the topics listed above. Give each topic 2 to 4 sub-topics.`;
+        ? `Write the outline of a course on the main topic from the learner's material below: follow its sections (their headings make good topics), in the document's order, with at most ${topicCount} topics from the material.${extra ? ` Then add the topics listed above, after the material's and as topics of their own, while the outline has at most ${outlineSize(request)} topics in all: never leave out or replace a topic of the material for them.` : ''} Give each topic ${subtopicRange(2, most)}, each about something the material covers.`
+        : `Write the outline of a course on the main topic with exactly ${topicCount} topics, ordered from basics to advanced. The topics must include the topics listed above. Give each topic ${subtopicRange(2, most)}.`;
   return [
     `Main topic: ${oneLine(mainTopic)}`,
     `Number of topics: ${topicCount}`,

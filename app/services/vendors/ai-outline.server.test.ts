@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AI_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
+import { DEFAULT_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 import { AiOutputError } from './ai.server';
 import { outlinePrompt } from './ai-outline-prompt.server';
 import { parseOutline, parsePromptOutline } from './ai-outline.server';
@@ -42,7 +42,22 @@ describe('parseOutline', () => {
       request,
     );
     expect(outline.map((t) => t.title)).toEqual(['Closures', 'B']);
-    expect(outline[0]!.lessons).toHaveLength(AI_LESSONS_PER_TOPIC);
+    expect(outline[0]!.lessons).toHaveLength(DEFAULT_LESSONS_PER_TOPIC);
+  });
+
+  it("asks for and keeps at most the plan's lessons per topic (ADR 0055)", () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({ title: `S${i}` }));
+    const answer = { javascript: [{ title: 'Closures', subtopics: many }, topic('B')] };
+    for (const [lessonsPerTopic, asked] of [
+      [1, 'Give each topic 1 sub-topic.'],
+      [2, 'Give each topic 2 sub-topics.'],
+      [6, 'Give each topic 2 to 6 sub-topics.'],
+    ] as const) {
+      const planned = { ...request, lessonsPerTopic };
+      expect(outlinePrompt(planned)).toContain(asked);
+      expect(parseOutline(answer, planned)[0]!.lessons).toHaveLength(lessonsPerTopic);
+    }
+    expect(outlinePrompt(request)).toContain('Give each topic 2 to 4 sub-topics.');
   });
 
   it("puts in the member's sub-topic when the model left it out", () => {
@@ -92,7 +107,7 @@ describe('parsePromptOutline', () => {
     expect(outline.cooking).toHaveLength(MAX_TOPICS);
     for (const topic of outline.cooking!)
       expect(topic.lessons).toEqual(
-        subtopics.slice(0, AI_LESSONS_PER_TOPIC).map(({ title }) => ({ title })),
+        subtopics.slice(0, DEFAULT_LESSONS_PER_TOPIC).map(({ title }) => ({ title })),
       );
   });
 });

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { outlineFromSpec, type OutlineTopic } from '~/domain/outline';
-import { AI_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
+import { DEFAULT_LESSONS_PER_TOPIC, MAX_TOPICS } from '~/domain/plans';
 import { stripCodeFences } from '~/utils/markdown.server';
 import { AiOutputError, callTool, TEACHER_SYSTEM, type CallOptions } from './ai.server';
 import {
+  lessonsPerTopicOf,
   memberTopics,
   outlineKey,
   outlinePrompt,
@@ -70,18 +71,17 @@ export function parseOutline(raw: unknown, request: OutlineRequest): OutlineTopi
       ? coverMaterial(written, request.material.topics)
       : written,
     outlineSize(request),
+    lessonsPerTopicOf(request),
   );
   // A rewrite may drop the member's first topics if they asked it to.
   return request.rewrite ? capped : includeMemberTopics(capped, request);
 }
 
-/** The first `maxTopics` topics, each with at most AI_LESSONS_PER_TOPIC lessons (the prompt asks for 2 to 4). */
-function capOutline(topics: OutlineTopic[], maxTopics: number): OutlineTopic[] {
+/** The first `maxTopics` topics, each with at most `maxLessons` lessons (the prompt's most). */
+function capOutline(topics: OutlineTopic[], maxTopics: number, maxLessons: number): OutlineTopic[] {
   return topics.slice(0, maxTopics).map((topic) => ({
     title: topic.title,
-    lessons: topic.lessons
-      .slice(0, AI_LESSONS_PER_TOPIC)
-      .map((lesson) => ({ title: lesson.title })),
+    lessons: topic.lessons.slice(0, maxLessons).map((lesson) => ({ title: lesson.title })),
   }));
 }
 
@@ -177,7 +177,7 @@ export async function outlineForPrompt(
 
 /**
  * The model's answer to a free-form prompt, cut to what /api/course accepts
- * (MAX_TOPICS topics of AI_LESSONS_PER_TOPIC lessons), so it can be saved as it is.
+ * (MAX_TOPICS topics of DEFAULT_LESSONS_PER_TOPIC lessons), so it can be saved as it is.
  */
 export function parsePromptOutline(answer: unknown): Record<string, OutlineTopic[]> {
   const raw = fromJsonText(answer);
@@ -188,5 +188,11 @@ export function parsePromptOutline(answer: unknown): Record<string, OutlineTopic
   const [key, value] = entries[0]!;
   const parsed = topicsSchema.safeParse(fromJsonText(value));
   if (!parsed.success) throw new AiOutputError('The outline has the wrong shape');
-  return { [key.trim().toLowerCase()]: capOutline(outlineFromSpec(parsed.data), MAX_TOPICS) };
+  return {
+    [key.trim().toLowerCase()]: capOutline(
+      outlineFromSpec(parsed.data),
+      MAX_TOPICS,
+      DEFAULT_LESSONS_PER_TOPIC,
+    ),
+  };
 }
