@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { outboxEmails, settings } from '../../db/schema';
 import { signInInBrowser } from '../support/accounts';
 import { hydrated, useBrowser } from '../support/browser';
+import { insertCourse } from '../support/courses';
 import { appDatabase, signUp } from '../support/members';
 import { pageProblems } from '../support/page-checks';
 
@@ -220,6 +221,44 @@ describe('plan settings in a browser', () => {
         html: expect.stringContaining('699.00 INR') as unknown,
       });
       expect(await pageProblems(page)).toEqual([]);
+    } finally {
+      await appDatabase(e2e.dataDir).delete(settings).where(eq(settings.key, 'plans'));
+    }
+  });
+  it('the main admin gives the free plan one lesson per topic and no PDF; a free member is held to both', async () => {
+    const admin = await e2e.newPage({ viewport: { width: 390, height: 844 } });
+    const member = await e2e.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await signInInBrowser(admin, inject('adminEmail'), inject('adminPassword'));
+      await admin.goto('/admin/settings');
+      await hydrated(admin);
+      const free = admin.getByRole('group', { name: 'Free Plan' });
+      await free.getByLabel(/^Lessons per topic/).fill('1');
+      await free.getByRole('group', { name: 'Course downloads' }).getByLabel('PDF').uncheck();
+      await admin.getByRole('button', { name: 'Save Settings' }).click();
+      await toast(admin, 'Plans saved');
+      await admin.goto('/admin/settings');
+      const change = admin.getByTestId('plan-changes').getByRole('row').nth(1);
+      await expect(change.innerText()).resolves.toContain('Free Plan lessons per topic: 4 → 1');
+      await expect(change.innerText()).resolves.toContain(
+        'Free Plan downloads: Markdown, PDF → Markdown',
+      );
+      expect(await pageProblems(admin)).toEqual([]);
+
+      const learner = await signUp(member, e2e.dataDir, { name: 'Grace Hopper' });
+      const courseId = await insertCourse(e2e.dataDir, learner.id, {
+        mainTopic: 'Compilers',
+        lessons: 2,
+        allDone: true,
+      });
+      await member.goto(`/course/${courseId}`);
+      await member.getByRole('link', { name: 'Download Markdown of Compilers' }).waitFor();
+      await expect(member.getByRole('link', { name: /^Download PDF/ }).count()).resolves.toBe(0);
+      // The server says the same to a link typed by hand.
+      const typed = await member.request.get(`/course/${courseId}/export.pdf`);
+      expect(typed.status()).toBe(403);
+      await expect(typed.text()).resolves.toBe('For paid members only');
+      expect(await pageProblems(member)).toEqual([]);
     } finally {
       await appDatabase(e2e.dataDir).delete(settings).where(eq(settings.key, 'plans'));
     }
