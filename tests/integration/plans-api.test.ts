@@ -139,7 +139,12 @@ describe('GET /api/plans', () => {
       trialDays: 7,
       prices: {
         paypal: { amountCents: 1200, currency: 'USD', formatted: '$12 / month', checkout: true },
-        razorpay: { amountCents: 69_900, currency: 'INR', formatted: '₹699 / month', checkout: true },
+        razorpay: {
+          amountCents: 69_900,
+          currency: 'INR',
+          formatted: '₹699 / month',
+          checkout: true,
+        },
       },
     });
     expect(answer[2]!.prices.paypal).toEqual(usd(8800, '$88 / year'));

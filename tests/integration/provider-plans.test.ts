@@ -277,9 +277,9 @@ describe('the brand at the providers', () => {
   it('names the seller on PayPal’s approval pages and Razorpay’s new plans as the admin set it', async () => {
     const owner = await user('main_admin');
     const NAME = 'Acme Academy';
-    expect(await brandFormAction(owner, { intent: 'save-brand', name: NAME }, null)).toMatchObject(
-      { ok: true },
-    );
+    expect(await brandFormAction(owner, { intent: 'save-brand', name: NAME }, null)).toMatchObject({
+      ok: true,
+    });
     try {
       // A new price: Razorpay's plan for it says whose plan it is.
       const razorpayBefore = (await listMockRazorpayPlans()).length;

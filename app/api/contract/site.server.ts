@@ -8,7 +8,9 @@ import { Message, Policies } from './shapes.server';
 const PlanPrice = z.object({
   amountCents: z.number().int().describe('In cents: hundredths of the currency'),
   currency: z.enum(CURRENCIES),
-  formatted: z.string().describe("As the pricing page shows it: '$8 / month', '₹699 / month', '$0'"),
+  formatted: z
+    .string()
+    .describe("As the pricing page shows it: '$8 / month', '₹699 / month', '$0'"),
   checkout: z
     .boolean()
     .describe('Whether a member can subscribe to the plan through this provider now'),
