@@ -44,6 +44,7 @@ const POSTGRES_INTEGRATION_TESTS = [
   'original-client-flow',
   'outline-lessons',
   'plan-settings',
+  'plans-api',
   'provider-plans',
   'queue-factory',
   'quiz',

@@ -48,6 +48,8 @@ interface MockApproval {
   newPlanId?: string;
   returnUrl: string;
   cancelUrl: string;
+  /** The seller PayPal's approval page names: the request's application_context.brand_name. */
+  brandName?: string;
 }
 
 /** A billing plan as PayPal's API answers it (the fields this product sends, and PayPal's own). */
@@ -293,7 +295,7 @@ function handlersAt(baseUrl: string) {
         plan_id?: string;
         custom_id?: string;
         subscriber?: Record<string, unknown>;
-        application_context?: { return_url?: string; cancel_url?: string };
+        application_context?: { return_url?: string; cancel_url?: string; brand_name?: string };
       };
       const returnUrl = body.application_context?.return_url;
       const cancelUrl = body.application_context?.cancel_url;
@@ -323,6 +325,7 @@ function handlersAt(baseUrl: string) {
           subscriptionId: subscription.id,
           returnUrl,
           cancelUrl,
+          brandName: body.application_context?.brand_name,
         });
       });
       return HttpResponse.json(withLinks(baseUrl, subscription, approvalLink(returnUrl, token)), {
@@ -366,7 +369,7 @@ function handlersAt(baseUrl: string) {
       if (!authorized(request)) return error(401, 'AUTHENTICATION_FAILURE', 'Unauthorized');
       const body = (await request.json()) as {
         plan_id?: string;
-        application_context?: { return_url?: string; cancel_url?: string };
+        application_context?: { return_url?: string; cancel_url?: string; brand_name?: string };
       };
       const returnUrl = body.application_context?.return_url;
       const cancelUrl = body.application_context?.cancel_url;
@@ -387,6 +390,7 @@ function handlersAt(baseUrl: string) {
           newPlanId: body.plan_id,
           returnUrl,
           cancelUrl,
+          brandName: body.application_context?.brand_name,
         }),
       );
       return HttpResponse.json({
@@ -534,7 +538,7 @@ export function signedPayPalWebhook(event: object, webhookId: string) {
   };
 }
 
-/** What the demo approval page shows: the plan, its price and the buyer. */
+/** What the demo approval page shows: the seller, the plan, its price and the buyer. */
 export async function mockPayPalApproval(token: string) {
   const approval = await readApproval(token);
   const subscription = approval && (await readSubscription(approval.subscriptionId));
@@ -547,6 +551,7 @@ export async function mockPayPalApproval(token: string) {
   };
   const symbol = plan.currency === 'USD' ? '$' : '';
   return {
+    brandName: approval.brandName ?? null,
     planName: plan.name,
     price: `${symbol}${plan.value} ${plan.currency} every ${plan.months === 12 ? 'year' : 'month'}`,
     trial: plan.trialDays > 0 ? `${plan.trialDays} days free, then the first payment` : null,

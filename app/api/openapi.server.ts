@@ -25,7 +25,7 @@ const TAGS = [
   { name: 'AI and media', description: 'Each call counts against the hourly AI allowance.' },
   { name: 'Billing', description: 'PayPal and Razorpay subscriptions.' },
   { name: 'Admin', description: 'Admins only (an admin’s session or API token).' },
-  { name: 'Site', description: 'Public: contact, policies, this document.' },
+  { name: 'Site', description: 'Public: contact, policies, plans and prices, this document.' },
   { name: 'Webhooks', description: 'For the payment providers only.' },
 ];
 

@@ -215,10 +215,10 @@ describe('plan settings in a browser', () => {
       await page.getByRole('heading', { name: 'Thank You' }).waitFor();
 
       await page.goto('/subscription');
-      await expect(page.getByTestId('summary-amount').innerText()).resolves.toBe('699.00 INR');
-      await expect(page.getByTestId('receipts').innerText()).resolves.toContain('699.00 INR');
+      await expect(page.getByTestId('summary-amount').innerText()).resolves.toBe('₹699.00 INR');
+      await expect(page.getByTestId('receipts').innerText()).resolves.toContain('₹699.00 INR');
       await expect(receiptMail(member.email)).resolves.toMatchObject({
-        html: expect.stringContaining('699.00 INR') as unknown,
+        html: expect.stringContaining('₹699.00 INR') as unknown,
       });
       expect(await pageProblems(page)).toEqual([]);
     } finally {

@@ -1035,6 +1035,13 @@ describe("a member's own quizzes through the API", () => {
 describe('the published OpenAPI document', () => {
   it('matches every answer it documents, each met at least once above or here', async () => {
     await row('GET', '/api/openapi.json');
+    // GET /api/plans (not a row of the spec's table): the three plans, with no session.
+    const plans = await row('GET', '/api/plans');
+    expect(plans.body.map((plan: { name: string }) => plan.name)).toEqual([
+      'Free Plan',
+      'Monthly Plan',
+      'Yearly Plan',
+    ]);
     // The providers' webhooks: signed as each provider signs (the demo mocks' keys); forged, refused.
     const razorpayEvent = JSON.stringify({
       event: 'subscription.charged',

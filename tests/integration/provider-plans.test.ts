@@ -8,7 +8,9 @@ import { dashboardFigures } from '~/models/admin.server';
 import { listReceipts } from '~/models/subscriptions.server';
 import { createUser, type User } from '~/models/users.server';
 import { confirmSubscription, startCheckout } from '~/services/billing/checkout.server';
+import { startPlanChange } from '~/services/billing/plan-change.server';
 import { syncSubscription } from '~/services/billing/reconciliation.server';
+import { brandFormAction } from '~/services/brand.server';
 import { forgetPlans, planOf, planSettings, savePlanSettings } from '~/services/plans.server';
 import { env } from '~/utils/env.server';
 import { startVendorMocks } from '~/utils/mocks.server';
@@ -17,7 +19,7 @@ import { startVendorMocks } from '~/utils/mocks.server';
  * Prices reach the providers (issue 40, ADR 0063): saving a price creates the provider plan that
  * charges it, once per price, through the mocks' real wire formats; a provider that refuses leaves
  * the settings as they were; checkouts charge the new plan in its currency; revenue keeps each
- * currency apart.
+ * currency apart; what the providers show the buyer is the brand's name as the admin set it.
  */
 beforeAll(() => {
   startVendorMocks();
@@ -268,5 +270,50 @@ describe('revenue', () => {
     expect(after.revenue.map((revenue) => revenue.currency)).toEqual(
       [...new Set(after.revenue.map((revenue) => revenue.currency))].sort(),
     );
+  });
+});
+
+describe('the brand at the providers', () => {
+  it('names the seller on PayPal’s approval pages and Razorpay’s new plans as the admin set it', async () => {
+    const owner = await user('main_admin');
+    const NAME = 'Acme Academy';
+    expect(await brandFormAction(owner, { intent: 'save-brand', name: NAME }, null)).toMatchObject({
+      ok: true,
+    });
+    try {
+      // A new price: Razorpay's plan for it says whose plan it is.
+      const razorpayBefore = (await listMockRazorpayPlans()).length;
+      expect(
+        await savePlanSettings(
+          owner,
+          form({ yearlyRazorpayPrice: '7999', yearlyRazorpayCurrency: 'INR' }),
+        ),
+      ).toMatchObject({ ok: true });
+      const made = (await listMockRazorpayPlans()).slice(razorpayBefore);
+      expect(made).toHaveLength(1);
+      expect(made[0]!.item).toMatchObject({
+        amount: 799_900,
+        currency: 'INR',
+        description: `Yearly Plan of ${NAME}`,
+      });
+
+      // PayPal got the name in the subscription's application_context.brand_name: its approval
+      // page (the mock's) names the seller.
+      const buyer = await user();
+      const started = await checkout(buyer, 'paypal');
+      const token = new URL(started.approvalUrl).searchParams.get('ba_token')!;
+      expect(await mockPayPalApproval(token)).toMatchObject({ brandName: NAME, revision: false });
+
+      // And in the revision's, when the member moves to the other plan.
+      await approveMockPayPal(token);
+      await confirmSubscription(buyer, 'paypal', started.subscriptionId);
+      const change = await startPlanChange(buyer, 'http://localhost:3000', 'yearly');
+      if (!change.ok) throw new Error(change.message);
+      const revision = new URL(change.value.approvalUrl).searchParams.get('ba_token')!;
+      expect(await mockPayPalApproval(revision)).toMatchObject({ brandName: NAME, revision: true });
+    } finally {
+      // Back to the environment's name for whatever runs after.
+      await brandFormAction(owner, { intent: 'save-brand', name: '' }, null);
+    }
   });
 });

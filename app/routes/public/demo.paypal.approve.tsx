@@ -12,7 +12,7 @@ import { env } from '~/utils/env.server';
 
 /**
  * Demo mode's stand-in for PayPal's approval page: what PayPal would show
- * (plan, price, buyer) with Approve and Cancel, sending the buyer back with
+ * (the seller's brand name, plan, price, buyer) with Approve and Cancel, sending the buyer back with
  * PayPal's query parameters. It exists only while PayPal is simulated.
  */
 export const links = () => [{ rel: 'stylesheet', href: authStyles }];
@@ -49,6 +49,12 @@ export default function DemoPayPalApproval() {
         <p className="muted">PayPal (simulated in demo mode)</p>
         <h1>{approval.revision ? 'Approve the plan change' : 'Approve your subscription'}</h1>
         <dl className="summary">
+          {approval.brandName ? (
+            <>
+              <dt>Paying</dt>
+              <dd data-testid="demo-seller">{approval.brandName}</dd>
+            </>
+          ) : null}
           <dt>Plan</dt>
           <dd data-testid="demo-plan">{approval.planName}</dd>
           <dt>Price</dt>

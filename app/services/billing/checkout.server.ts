@@ -1,5 +1,6 @@
 import type { BillingCustomer, PaymentProvider } from '../../../db/schema';
 import type { PaidPlanId } from '~/domain/plans';
+import { brand } from '~/services/brand.server';
 import { planOf } from '~/services/plans.server';
 import { fail, ok, type Result } from '~/domain/result';
 import {
@@ -39,9 +40,10 @@ export async function startCheckout(
   if (current?.status === 'active')
     return fail('You already have a paid subscription. Modify it on the subscription page.', 409);
   const reference = newId();
-  const plan = await planOf(input.plan);
+  const [plan, { name: brandName }] = await Promise.all([planOf(input.plan), brand()]);
   try {
     const created = await provider.createSubscription({
+      brandName,
       plan: input.plan,
       planId,
       trialDays: plan.trialDays,

@@ -1,4 +1,5 @@
 import type { PaidPlanId } from '~/domain/plans';
+import { brand } from '~/services/brand.server';
 import { planOf } from '~/services/plans.server';
 import { fail, ok, type Result } from '~/domain/result';
 import {
@@ -38,6 +39,7 @@ export async function startPlanChange(
         returnUrl: new URL(`/successful?plan=${plan}`, returnBase).href,
         cancelUrl: new URL('/subscription', returnBase).href,
       },
+      (await brand()).name,
     );
     return ok({ approvalUrl, plan });
   } catch (error) {

@@ -8,6 +8,7 @@ import {
 } from '~/domain/plans';
 import { fail, ok, type Result } from '~/domain/result';
 import { listProviderPlans, recordProviderPlan } from '~/models/provider-plans.server';
+import { brand } from '~/services/brand.server';
 import { log } from '~/utils/logger.server';
 import type { PlanTerms } from '../vendors/billing-provider.server';
 import { BILLING_PROVIDERS } from '../vendors/billing-providers.server';
@@ -58,6 +59,9 @@ export async function withProviderPlans(
 ): Promise<Result<PlanSettings>> {
   const result = structuredClone(after);
   const created = await listProviderPlans();
+  // What the providers show of a new plan (Razorpay's description, PayPal's product) is named
+  // after the brand as it is now; a plan made before a rename keeps the name it was made with.
+  const { name: brandName } = await brand();
   for (const plan of PAID_PLANS) {
     for (const provider of PAYMENT_PROVIDERS) {
       const was = termsOf(provider, plan, before[plan].prices[provider], before[plan].trialDays);
@@ -77,7 +81,7 @@ export async function withProviderPlans(
         continue;
       }
       try {
-        const id = await BILLING_PROVIDERS[provider].createPlan(wanted);
+        const id = await BILLING_PROVIDERS[provider].createPlan(wanted, brandName);
         await recordProviderPlan({ provider, id, ...wanted, createdAt: new Date().toISOString() });
         log.info('billing.provider_plan_created', { provider, plan, id });
         price.planId = id;

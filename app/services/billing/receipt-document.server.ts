@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { BillingCustomer } from '../../../db/schema';
-import { planName } from '~/domain/plans';
+import { isCurrency, planName, type Currency } from '~/domain/plans';
 import type { Receipt, SubscriptionRow } from '~/models/subscriptions.server';
 import { projectPath } from '~/utils/project-files.server';
 
@@ -15,8 +15,24 @@ const FONT_DIR = projectPath('app', 'assets', 'fonts');
 export const receiptFilename = (receipt: Pick<Receipt, 'number'>) =>
   `receipt-${String(receipt.number).padStart(6, '0')}.pdf`;
 
+/**
+ * Each currency's sign, as its people write it. The receipt fonts (Inter, embedded) have every
+ * one; the code after the amount tells the dollars apart.
+ */
+const CURRENCY_SIGNS: Record<Currency, string> = {
+  USD: '$',
+  EUR: '€',
+  GBP: '£',
+  INR: '₹',
+  AUD: '$',
+  CAD: '$',
+  SGD: '$',
+};
+
+/** '₹699.00 INR', '€10.00 EUR', '$8.00 USD'; a currency without a known sign as '5.00 XYZ'. */
 export function formatMoney(cents: number, currency: string): string {
-  return `${currency === 'USD' ? '$' : ''}${(cents / 100).toFixed(2)} ${currency}`;
+  const sign = isCurrency(currency) ? CURRENCY_SIGNS[currency] : '';
+  return `${sign}${(cents / 100).toFixed(2)} ${currency}`;
 }
 
 const formatDate = (date: Date | null) =>

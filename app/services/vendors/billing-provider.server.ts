@@ -5,7 +5,8 @@ import type { Currency, PaidPlanId } from '~/domain/plans';
  * What the billing service needs of a payment provider, whatever the provider:
  * start a subscription for a plan, read it back in one normalised shape,
  * cancel it and move it to another plan. PayPal implements it over its SDK
- * (paypal.server.ts); Razorpay joins behind the same interface.
+ * (paypal.server.ts); Razorpay joins behind the same interface. A provider reads no settings:
+ * what the operator set (the brand's name) comes in with each call from the billing services.
  */
 export type ProviderStatus = 'pending' | 'active' | 'suspended' | 'cancelled' | 'expired';
 
@@ -49,8 +50,11 @@ export interface BillingProvider {
    * in demo mode): what checkouts use until the settings page has created plans (ADR 0063).
    */
   fallbackPlanIds(): Partial<Record<PaidPlanId, string>>;
-  /** Creates a provider plan charging this price every period, after the trial; its id. */
-  createPlan(input: PlanTerms): Promise<string>;
+  /**
+   * Creates a provider plan charging this price every period, after the trial; its id.
+   * `brandName`: the brand's name now (ADR 0062), for what the provider shows of the plan.
+   */
+  createPlan(input: PlanTerms, brandName: string): Promise<string>;
   createSubscription(input: {
     plan: PaidPlanId;
     /** The provider plan to subscribe to (the settings' or the fallback). */
@@ -61,10 +65,17 @@ export interface BillingProvider {
     /** Our own subscription row id, kept by the provider (PayPal's custom_id). */
     reference: string;
     urls: ReturnUrls;
+    /** Who the buyer is paying, on the provider's approval page: the brand's name now. */
+    brandName: string;
   }): Promise<{ id: string; approvalUrl: string; raw: unknown }>;
   fetchSubscription(id: string): Promise<ProviderSubscription>;
   cancelSubscription(id: string, reason: string): Promise<void>;
-  changePlan(id: string, planId: string, urls: ReturnUrls): Promise<{ approvalUrl: string }>;
+  changePlan(
+    id: string,
+    planId: string,
+    urls: ReturnUrls,
+    brandName: string,
+  ): Promise<{ approvalUrl: string }>;
 }
 
 /** What a provider plan charges. */

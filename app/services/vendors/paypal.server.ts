@@ -155,11 +155,15 @@ function approveLink(links: { rel: string; href: string }[] | undefined): string
 const PERIOD_UNIT = { monthly: 'Month', yearly: 'Year' } as const;
 
 /**
- * The catalog product every billing plan belongs to, created once. The SDK has no catalog call, so
- * it is PayPal's documented REST API with the same OAuth token; the request id makes a retried
- * create return the same product.
+ * The catalog product every billing plan belongs to, created once, named after the brand as it is
+ * then. The SDK has no catalog call, so it is PayPal's documented REST API with the same OAuth
+ * token; the request id makes a retried create return the same product. That id names the one
+ * product of this installation, so it is built from the environment's COMPANY_NAME (fixed until a
+ * redeploy, and what installations have always sent), never from the brand's name: a name changed
+ * on the settings page between a create whose answer was lost and its retry would otherwise make
+ * a second product.
  */
-async function catalogProduct(): Promise<string> {
+async function catalogProduct(brandName: string): Promise<string> {
   const known = await payPalProductId();
   if (known) return known;
   const response = await fetch(`${apiBase()}/v1/catalogs/products`, {
@@ -171,7 +175,7 @@ async function catalogProduct(): Promise<string> {
       Prefer: 'return=representation',
     },
     body: JSON.stringify({
-      name: `${env().COMPANY_NAME} membership`.slice(0, 127),
+      name: `${brandName} membership`.slice(0, 127),
       description: 'AI-generated courses: monthly and yearly memberships',
       type: 'SERVICE',
       category: 'EDUCATIONAL_AND_TEXTBOOKS',
@@ -197,8 +201,8 @@ export const paypal: BillingProvider = {
   fallbackPlanIds: paypalPlanIds,
 
   /** A billing plan: its trial cycle first (free, by days) when there is one, then the price. */
-  async createPlan({ plan, amountCents, currency, trialDays }: PlanTerms) {
-    const productId = await catalogProduct();
+  async createPlan({ plan, amountCents, currency, trialDays }: PlanTerms, brandName) {
+    const productId = await catalogProduct(brandName);
     const { result } = await call('plan', async () => {
       const { sdk, subscriptions } = await paypalApi();
       const trial = trialDays > 0;
@@ -237,12 +241,13 @@ export const paypal: BillingProvider = {
     return result.id;
   },
 
-  async createSubscription({ planId, customer, reference, urls }) {
+  async createSubscription({ planId, customer, reference, urls, brandName }) {
     const { result, body } = await call('create', async () => {
       const { sdk, subscriptions } = await paypalApi();
       return subscriptions.createSubscription({
         prefer: 'return=representation',
-        // PayPal's idempotency key: a retried create never makes a second subscription.
+        // PayPal's idempotency key: a retried create never makes a second subscription. Our row
+        // id, never the brand's name, which may change between a create and its retry.
         paypalRequestId: reference,
         body: {
           planId,
@@ -259,7 +264,8 @@ export const paypal: BillingProvider = {
             },
           },
           applicationContext: {
-            brandName: env().COMPANY_NAME,
+            // What PayPal's approval page names as the seller (at most 127 characters).
+            brandName: brandName.slice(0, 127),
             shippingPreference: sdk.ExperienceContextShippingPreference.NoShipping,
             userAction: sdk.ApplicationContextUserAction.SubscribeNow,
             returnUrl: urls.returnUrl,
@@ -292,7 +298,7 @@ export const paypal: BillingProvider = {
     );
   },
 
-  async changePlan(id, planId, urls) {
+  async changePlan(id, planId, urls, brandName) {
     const { result } = await call('revise', async () => {
       const { sdk, subscriptions } = await paypalApi();
       return subscriptions.reviseSubscription({
@@ -300,7 +306,7 @@ export const paypal: BillingProvider = {
         body: {
           planId,
           applicationContext: {
-            brandName: env().COMPANY_NAME,
+            brandName: brandName.slice(0, 127),
             shippingPreference: sdk.ExperienceContextShippingPreference.NoShipping,
             returnUrl: urls.returnUrl,
             cancelUrl: urls.cancelUrl,

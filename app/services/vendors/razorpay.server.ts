@@ -143,7 +143,7 @@ export const razorpayProvider: BillingProvider = {
 
   fallbackPlanIds: razorpayPlanIds,
 
-  async createPlan({ plan, amountCents, currency }: PlanTerms) {
+  async createPlan({ plan, amountCents, currency }: PlanTerms, brandName) {
     const created = await call('plan', () =>
       razorpay().plans.create({
         period: plan,
@@ -152,7 +152,7 @@ export const razorpayProvider: BillingProvider = {
           name: PLAN_NAMES[plan],
           amount: amountCents,
           currency,
-          description: `${PLAN_NAMES[plan]} of ${env().COMPANY_NAME}`,
+          description: `${PLAN_NAMES[plan]} of ${brandName}`,
         },
       }),
     );
