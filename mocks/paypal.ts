@@ -549,11 +549,15 @@ export async function mockPayPalApproval(token: string) {
     name?: { given_name?: string; surname?: string };
     email_address?: string;
   };
-  const symbol = plan.currency === 'USD' ? '$' : '';
+  // As PayPal's page writes it: the currency's sign, then its code ('₹699.00 INR').
+  const amount = new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: plan.currency,
+  }).format(Number(plan.value));
   return {
     brandName: approval.brandName ?? null,
     planName: plan.name,
-    price: `${symbol}${plan.value} ${plan.currency} every ${plan.months === 12 ? 'year' : 'month'}`,
+    price: `${amount} ${plan.currency} every ${plan.months === 12 ? 'year' : 'month'}`,
     trial: plan.trialDays > 0 ? `${plan.trialDays} days free, then the first payment` : null,
     buyer: [subscriber.name?.given_name, subscriber.name?.surname].filter(Boolean).join(' '),
     email: subscriber.email_address ?? '',

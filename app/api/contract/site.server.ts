@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COURSE_TYPES } from '../../../db/enums';
-import { CURRENCIES, PLAN_IDS, PLAN_NAMES } from '~/domain/plans';
+import { COURSE_EXPORT_FORMATS, CURRENCIES, PLAN_IDS, PLAN_NAMES } from '~/domain/plans';
 import { contactSchema } from '~/services/contact.server';
 import { json, operation, type ApiOperation } from './operation.server';
 import { Message, Policies } from './shapes.server';
@@ -33,7 +33,15 @@ const PlanLimits = z
         pastedChars: z.number().int().describe('The most characters of text that may be pasted'),
       })
       .describe("A course from the member's own material"),
-    tutorQuestionsPerDay: z.number().int(),
+    tutorQuestionsPerDay: z.number().int().describe('Questions a member may ask the tutor a day'),
+    lessonsPerTopic: z
+      .number()
+      .int()
+      .describe('Lessons the AI gives each topic, and the most an edited topic may have'),
+    exports: z
+      .array(z.enum(COURSE_EXPORT_FORMATS))
+      .readonly()
+      .describe('The course downloads the plan includes'),
   })
   .describe('What a course and its member may have on this plan; more limits may be added');
 
