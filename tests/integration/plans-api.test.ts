@@ -95,12 +95,16 @@ describe('GET /api/plans', () => {
       courseTypes: ['text'],
       material: { documents: false, pastedChars: 20_000 },
       tutorQuestionsPerDay: 20,
+      lessonsPerTopic: 4,
+      exports: ['md', 'pdf'],
     });
     expect(answer[1]!.limits).toMatchObject({
       topicCounts: [5, 10],
       courseTypes: ['text', 'video'],
       material: { documents: true, pastedChars: 100_000 },
       tutorQuestionsPerDay: 200,
+      lessonsPerTopic: 4,
+      exports: ['md', 'pdf', 'scorm'],
     });
     // Every limit a plan has, whatever limits there are.
     for (const plan of answer)
