@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { createRequestHandler } from '@remix-run/express';
-import type { AppLoadContext, ServerBuild } from '@remix-run/node';
+// Exported by the adapter's module, not its index: the request half of the adapter, as it is.
+import { createRemixRequest } from '@remix-run/express/dist/server.js';
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import proxyaddr from 'proxy-addr';
@@ -14,6 +15,7 @@ import { metricsEndpoint } from './metrics-endpoint';
 import { routeTemplates } from './route-template';
 import { requestOriginOf } from './origin';
 import { responsePolicy, type TrustProxy } from './response-policy';
+import { sendWithBackpressure } from './send-response';
 import { writeTurns } from './write-turns';
 import { errorJson } from './json-error';
 import type { Tracing } from './tracing';
@@ -153,19 +155,21 @@ export async function createWebServer(options: WebServerOptions) {
     }),
   );
   options.serveClientFiles(app);
-  app.all(
-    '*',
-    createRequestHandler({
-      build: options.build,
-      mode: production ? 'production' : 'development',
-      getLoadContext: (req: Request, res: Response) =>
-        loadContext(
-          req,
-          String(res.locals.cspNonce),
-          res.locals.refusedBody as AppLoadContext['refusedBody'],
-        ),
-    }),
+  // Remix's express adapter, but with a writer that waits for the socket (send-response.ts).
+  const handleRemix = createRequestHandler(
+    options.build,
+    production ? 'production' : 'development',
   );
+  app.all('*', (req: Request, res: Response, next) => {
+    const context = loadContext(
+      req,
+      String(res.locals.cspNonce),
+      res.locals.refusedBody as AppLoadContext['refusedBody'],
+    );
+    handleRemix(createRemixRequest(req, res), context)
+      .then((response) => sendWithBackpressure(res, response))
+      .catch(next);
+  });
 
   // Development answers these paths through Remix, which runs the same handlers: Vite's build
   // changes as files are edited, and the direct path exists only to save a production request.
