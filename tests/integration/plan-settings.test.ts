@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { database, tables } from '~/utils/database.server';
 import {
+  DEFAULT_PLAN_FORM,
+  postPlanSettings,
   twoWebProcessesForThisFile,
   type SignedIn,
   type WebProcess,
@@ -24,31 +26,8 @@ beforeAll(() => {
   ({ first, second, owner, admin, free } = nodes);
 });
 
-const SETTINGS = {
-  monthlyPrice: '8',
-  yearlyPrice: '88',
-  freeTopics: '5',
-  freePastedChars: '20000',
-  monthlyTopics: '10',
-  monthlyPastedChars: '100000',
-  monthlyDocuments: 'on',
-  yearlyTopics: '10',
-  yearlyPastedChars: '100000',
-  yearlyDocuments: 'on',
-};
-
-function saveSettings(web: Web, cookie: string, form: Record<string, string>) {
-  return fetch(`${web.base}/admin/settings`, {
-    method: 'POST',
-    headers: {
-      Cookie: cookie,
-      Origin: web.base,
-      'Content-Type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams(form),
-    redirect: 'manual',
-  });
-}
+const SETTINGS = DEFAULT_PLAN_FORM;
+const saveSettings = postPlanSettings;
 
 const storedPlans = async () =>
   (await database().select().from(tables.settings).where(eq(tables.settings.key, 'plans')))[0]

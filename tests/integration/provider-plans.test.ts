@@ -14,6 +14,7 @@ import { brandFormAction } from '~/services/brand.server';
 import { forgetPlans, planOf, planSettings, savePlanSettings } from '~/services/plans.server';
 import { env } from '~/utils/env.server';
 import { startVendorMocks } from '~/utils/mocks.server';
+import { DEFAULT_PLAN_FORM } from '../support/settings-nodes';
 
 /**
  * Prices reach the providers (issue 40, ADR 0063): saving a price creates the provider plan that
@@ -40,27 +41,7 @@ async function user(role: 'member' | 'main_admin' = 'member'): Promise<User> {
 }
 
 /** The settings form as the page sends it, with today's defaults unless changed. */
-const form = (change: Record<string, string> = {}) => ({
-  monthlyPrice: '8',
-  monthlyCurrency: 'USD',
-  monthlyRazorpayPrice: '8',
-  monthlyRazorpayCurrency: 'USD',
-  monthlyTrialDays: '0',
-  yearlyPrice: '88',
-  yearlyCurrency: 'USD',
-  yearlyRazorpayPrice: '88',
-  yearlyRazorpayCurrency: 'USD',
-  yearlyTrialDays: '0',
-  freeTopics: '5',
-  freePastedChars: '20000',
-  monthlyTopics: '10',
-  monthlyPastedChars: '100000',
-  monthlyDocuments: 'on',
-  yearlyTopics: '10',
-  yearlyPastedChars: '100000',
-  yearlyDocuments: 'on',
-  ...change,
-});
+const form = (change: Record<string, string> = {}) => ({ ...DEFAULT_PLAN_FORM, ...change });
 
 const customer = (buyer: User) => ({
   email: buyer.email,

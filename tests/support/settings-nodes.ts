@@ -79,3 +79,39 @@ export function twoWebProcessesForThisFile() {
   });
   return nodes;
 }
+
+/** The plan settings form as the page posts it, at the product's defaults. */
+export const DEFAULT_PLAN_FORM: Readonly<Record<string, string>> = {
+  monthlyPrice: '8',
+  monthlyCurrency: 'USD',
+  monthlyRazorpayPrice: '8',
+  monthlyRazorpayCurrency: 'USD',
+  monthlyTrialDays: '0',
+  yearlyPrice: '88',
+  yearlyCurrency: 'USD',
+  yearlyRazorpayPrice: '88',
+  yearlyRazorpayCurrency: 'USD',
+  yearlyTrialDays: '0',
+  freeTopics: '5',
+  freePastedChars: '20000',
+  monthlyTopics: '10',
+  monthlyPastedChars: '100000',
+  monthlyDocuments: 'on',
+  yearlyTopics: '10',
+  yearlyPastedChars: '100000',
+  yearlyDocuments: 'on',
+};
+
+/** Posts the plan settings form to /admin/settings as `cookie`'s holder, as a browser without JavaScript. */
+export function postPlanSettings(web: WebProcess, cookie: string, form: Record<string, string>) {
+  return fetch(`${web.base}/admin/settings`, {
+    method: 'POST',
+    headers: {
+      Cookie: cookie,
+      Origin: web.base,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(form),
+    redirect: 'manual',
+  });
+}
